@@ -1,0 +1,23 @@
+// The command table. Each command lives in its own file; this list is the only place they meet.
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  run(args: string[]): Promise<number>;
+}
+
+export const COMMANDS: Command[] = [
+];
+
+export function printHelp(): void {
+  const lines = [
+    'backlot: a media library whose every derived job is scheduled by one rule engine.',
+    '',
+    'Usage: backlot <command> [options]',
+    '',
+    ...COMMANDS.map((c) => `  ${c.usage.padEnd(58)} ${c.summary}`),
+    '',
+    'Every command that reads or writes the library takes --data DIR (default: the app-data folder).',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,33 @@
+// The `backlot` command line: parses the command word, hands the rest to that command, and turns
+// every refusal into one sentence on stderr and a non-zero exit. Never a stack trace.
+import { isBacklotError } from '../../src-shared/errors';
+import { COMMANDS, printHelp } from './commands/index';
+import { CliUsageError } from './args';
+
+async function main(argv: string[]): Promise<number> {
+  const [word, ...rest] = argv;
+  if (word === undefined || word === '--help' || word === '-h' || word === 'help') {
+    printHelp();
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === word);
+  if (!command) throw new CliUsageError(`Unknown command "${word}"; run "backlot --help" for the list.`);
+  return await command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (err: unknown) => {
+    if (err instanceof CliUsageError) {
+      process.stderr.write(`backlot: ${err.message}\n`);
+      process.exitCode = err.exitCode;
+    } else if (isBacklotError(err)) {
+      process.stderr.write(`backlot: ${err.code}: ${err.message}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(`backlot: INTERNAL: ${(err as Error)?.message ?? String(err)}\n`);
+      if (process.env.BACKLOT_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+      process.exitCode = 70;
+    }
+  },
+);

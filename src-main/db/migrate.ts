@@ -1,0 +1,21 @@
+// Numbered migrations, applied in order inside one transaction each; PRAGMA user_version records
+// how far a file has come, so any earlier version upgrades to the current one.
+import type Database from 'better-sqlite3';
+import { BacklotError } from '../../src-shared/errors';
+import { MIGRATIONS } from './migrations/index';
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new BacklotError('DATABASE_TOO_NEW', `The database is at schema version ${current}, newer than this Backlot (${SCHEMA_VERSION}); update Backlot to open it.`);
+  }
+  for (let version = current + 1; version <= target; version++) {
+    const step = MIGRATIONS[version - 1];
+    db.transaction(() => {
+      db.exec(step.sql);
+      db.pragma(`user_version = ${version}`);
+    })();
+  }
+}

@@ -1,0 +1,16 @@
+// The ordered list of migrations; a new one is appended, never edited in place once shipped.
+import { sql as library } from './001-library';
+import { sql as work } from './002-work';
+import { sql as scheduling } from './003-scheduling';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'library', sql: library },
+  { version: 2, name: 'work', sql: work },
+  { version: 3, name: 'scheduling', sql: scheduling },
+];

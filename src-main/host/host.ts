@@ -1,0 +1,52 @@
+// The host process object: the database (its only writer), the library, the derived work table
+// and the events the shells forward to windows. Electron main and the headless server both build
+// exactly this and nothing else holds authority.
+import { EventEmitter } from 'node:events';
+import { openDatabase, type Db } from '../db/connection';
+import { WorkStore } from '../work/work-store';
+import { LibraryRepository } from '../library/repository';
+import { wallClock, type Clock } from './clock';
+import type { HostEvent } from '../../src-shared/api/contract';
+
+export interface HostOptions {
+  databaseFile: string;
+  clock?: Clock;
+}
+
+export class Host {
+  readonly db: Db;
+  readonly work: WorkStore;
+  readonly library: LibraryRepository;
+  readonly clock: Clock;
+  private readonly events = new EventEmitter();
+
+  constructor(options: HostOptions) {
+    this.clock = options.clock ?? wallClock;
+    this.db = openDatabase(options.databaseFile);
+    this.work = new WorkStore(this.db);
+    this.library = new LibraryRepository(this.db, this.work);
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** Runs fn in one transaction; the derived state and the facts commit together or not at all. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  emit(event: HostEvent): void {
+    this.events.emit('host-event', event);
+  }
+
+  onEvent(listener: (event: HostEvent) => void): () => void {
+    this.events.on('host-event', listener);
+    return () => this.events.off('host-event', listener);
+  }
+
+  close(): void {
+    this.events.removeAllListeners();
+    if (this.db.open) this.db.close();
+  }
+}

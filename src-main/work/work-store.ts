@@ -1,0 +1,226 @@
+// The derived table of (item, operation) states. Every change that can move a state (an item
+// added or changed, an output committed, a failure, a claim) goes through here, inside the
+// caller's transaction, so the table and its counts are never behind the facts.
+import type { Db } from '../db/connection';
+import {
+  CATALOG, ITEM_OPERATIONS, itemDependencies, operationSpec,
+  type OperationId, type OperationSpec,
+} from '../../src-shared/catalog/operations';
+import {
+  deriveState, isReachable, type Deferral, type OperationFacts, type WorkState,
+} from '../../src-shared/states/states';
+
+export interface WorkRow {
+  operation: OperationId;
+  item_id: string;
+  channel_id: string;
+  published_at: number;
+  duration_s: number;
+  state: WorkState;
+  ready: number;
+  claimed: number;
+  reachable_since: number | null;
+  output_fp: string | null;
+  output_path: string | null;
+  output_bytes: number | null;
+  stale_at: number | null;
+  attempts: number;
+  deferral_kind: 'backoff' | 'failed' | 'excluded' | null;
+  deferral_until: number | null;
+  deferral_code: string | null;
+}
+
+interface ItemFactsRow {
+  id: string;
+  channel_id: string;
+  published_at: number;
+  duration_s: number | null;
+  fingerprint: string | null;
+  media_state: 'remote' | 'local' | 'gone';
+  kind: 'folder' | 'feed' | 'platform';
+  settings_json: string;
+  removed_at: number | null;
+}
+
+interface ChannelFactsRow {
+  id: string;
+  sync_interval_s: number | null;
+  last_sync_at: number | null;
+  removed_at: number | null;
+}
+
+export const DEFAULT_OPERATION_FINGERPRINT = 'v1';
+
+export function expectedFingerprint(operationFingerprint: string, inputFingerprint: string | null): string {
+  return `${operationFingerprint}:${inputFingerprint ?? ''}`;
+}
+
+export function deferralOf(row: Pick<WorkRow, 'deferral_kind' | 'deferral_until' | 'deferral_code' | 'attempts'>): Deferral | null {
+  switch (row.deferral_kind) {
+    case null: return null;
+    case 'backoff': return { kind: 'backoff', until: row.deferral_until ?? 0, code: row.deferral_code ?? 'FAILED', attempts: row.attempts };
+    case 'failed': return { kind: 'failed', code: row.deferral_code ?? 'FAILED', attempts: row.attempts };
+    case 'excluded': return { kind: 'excluded', code: row.deferral_code ?? 'EXCLUDED' };
+  }
+}
+
+export class WorkStore {
+  private readonly opFingerprints = new Map<OperationId, string>();
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    this.q = {
+      itemFacts: db.prepare(`SELECT i.id, i.channel_id, i.published_at, i.duration_s, i.fingerprint, i.media_state,
+                                    c.kind, c.settings_json, c.removed_at
+                               FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?`),
+      channelFacts: db.prepare('SELECT id, sync_interval_s, last_sync_at, removed_at FROM channels WHERE id = ?'),
+      rowsOfItem: db.prepare('SELECT * FROM work WHERE item_id = ?'),
+      row: db.prepare('SELECT * FROM work WHERE operation = ? AND item_id = ?'),
+      insert: db.prepare(`INSERT INTO work (operation, item_id, channel_id, published_at, duration_s, state, ready, claimed,
+                             reachable_since, output_fp, stale_at)
+                           VALUES (@operation, @item_id, @channel_id, @published_at, @duration_s, 'blocked', 0, 0, NULL, @output_fp, @stale_at)
+                           ON CONFLICT (operation, item_id) DO NOTHING`),
+      updateState: db.prepare('UPDATE work SET state = ?, ready = ?, reachable_since = ? WHERE operation = ? AND item_id = ?'),
+      updateAttrs: db.prepare('UPDATE work SET published_at = ?, duration_s = ? WHERE item_id = ? AND (published_at <> ? OR duration_s <> ?)'),
+      setClaimed: db.prepare('UPDATE work SET claimed = ?, ready = CASE WHEN ? = 0 AND state IN (\'missing\', \'stale\') THEN 1 ELSE 0 END WHERE operation = ? AND item_id = ?'),
+      opConfig: db.prepare('SELECT operation, fingerprint FROM operation_config'),
+      setOpConfig: db.prepare('INSERT INTO operation_config (operation, fingerprint) VALUES (?, ?) ON CONFLICT (operation) DO UPDATE SET fingerprint = excluded.fingerprint'),
+      itemsOfOperationOutputs: db.prepare('SELECT DISTINCT item_id FROM work WHERE operation = ? AND output_fp IS NOT NULL'),
+    };
+    for (const r of this.q.opConfig.all() as { operation: OperationId; fingerprint: string }[]) {
+      this.opFingerprints.set(r.operation, r.fingerprint);
+    }
+  }
+
+  operationFingerprint(op: OperationId): string {
+    return this.opFingerprints.get(op) ?? DEFAULT_OPERATION_FINGERPRINT;
+  }
+
+  /** Change an operation's engine/model/settings fingerprint: every present output of it goes stale. */
+  setOperationFingerprint(op: OperationId, fingerprint: string, now: number): void {
+    this.q.setOpConfig.run(op, fingerprint);
+    this.opFingerprints.set(op, fingerprint);
+    const spec = operationSpec(op);
+    if (spec.scope === 'channel') {
+      for (const r of this.q.itemsOfOperationOutputs.all(op) as { item_id: string }[]) this.recomputeChannel(r.item_id, now);
+    } else {
+      for (const r of this.q.itemsOfOperationOutputs.all(op) as { item_id: string }[]) this.recomputeItem(r.item_id, now);
+    }
+  }
+
+  /** Create the rows of a new (or changed) item and derive their states. */
+  ensureItem(itemId: string, now: number, have: readonly OperationId[] = []): void {
+    const item = this.q.itemFacts.get(itemId) as ItemFactsRow | undefined;
+    if (!item) return;
+    const duration = item.duration_s ?? 0;
+    for (const op of ITEM_OPERATIONS) {
+      const outputFp = have.includes(op.id) ? expectedFingerprint(this.operationFingerprint(op.id), item.fingerprint) : null;
+      this.q.insert.run({ operation: op.id, item_id: item.id, channel_id: item.channel_id, published_at: item.published_at, duration_s: duration, output_fp: outputFp, stale_at: null });
+    }
+    this.q.updateAttrs.run(item.published_at, duration, item.id, item.published_at, duration);
+    this.recomputeItem(itemId, now);
+  }
+
+  /** Re-derive every operation of one item in catalog order; writes only rows that changed. */
+  recomputeItem(itemId: string, now: number): void {
+    const item = this.q.itemFacts.get(itemId) as ItemFactsRow | undefined;
+    if (!item) return;
+    const rows = new Map<string, WorkRow>();
+    for (const r of this.q.rowsOfItem.all(itemId) as WorkRow[]) rows.set(r.operation, r);
+    const states = new Map<OperationId, WorkState>();
+    const redownload = item.kind !== 'folder' && channelAllowsRedownload(item.settings_json);
+    for (const op of ITEM_OPERATIONS) {
+      const row = rows.get(op.id);
+      if (!row) continue;
+      const expected = expectedFingerprint(this.operationFingerprint(op.id), item.fingerprint);
+      const facts: OperationFacts = {
+        outputFingerprint: op.writesMedia ? (item.media_state === 'gone' ? null : mediaOutput(item, expected)) : row.output_fp,
+        expectedFingerprint: expected,
+        staleAt: row.stale_at,
+        deferral: deferralOf(row),
+        inputGone: item.removed_at !== null || (op.writesMedia && item.media_state === 'gone' && !redownload),
+      };
+      const deps = itemDependencies(op).map((d) => states.get(d) ?? 'blocked');
+      const state = deriveState(facts, deps, now);
+      states.set(op.id, state);
+      this.writeState(row, state, now);
+    }
+  }
+
+  /** A channel-scoped operation (sync): missing until it first ran, stale once its interval passed. */
+  ensureChannel(channelId: string, now: number): void {
+    const ch = this.q.channelFacts.get(channelId) as ChannelFactsRow | undefined;
+    if (!ch) return;
+    for (const op of CATALOG) {
+      if (op.scope !== 'channel') continue;
+      this.q.insert.run({ operation: op.id, item_id: ch.id, channel_id: ch.id, published_at: 0, duration_s: 0, output_fp: null, stale_at: null });
+    }
+    this.recomputeChannel(channelId, now);
+  }
+
+  recomputeChannel(channelId: string, now: number): void {
+    const ch = this.q.channelFacts.get(channelId) as ChannelFactsRow | undefined;
+    if (!ch) return;
+    for (const op of CATALOG) {
+      if (op.scope !== 'channel') continue;
+      const row = this.q.row.get(op.id, ch.id) as WorkRow | undefined;
+      if (!row) continue;
+      const expected = expectedFingerprint(this.operationFingerprint(op.id), null);
+      const staleAt = ch.last_sync_at !== null && ch.sync_interval_s !== null ? ch.last_sync_at + ch.sync_interval_s : null;
+      if (staleAt !== row.stale_at) {
+        this.db.prepare('UPDATE work SET stale_at = ? WHERE operation = ? AND item_id = ?').run(staleAt, op.id, ch.id);
+        row.stale_at = staleAt;
+      }
+      const facts: OperationFacts = {
+        outputFingerprint: ch.last_sync_at !== null ? expected : null,
+        expectedFingerprint: expected,
+        staleAt,
+        deferral: deferralOf(row),
+        inputGone: ch.removed_at !== null,
+      };
+      this.writeState(row, deriveState(facts, [], now), now);
+    }
+  }
+
+  recompute(operation: OperationId, itemId: string, now: number): void {
+    if (operationSpec(operation).scope === 'channel') this.recomputeChannel(itemId, now);
+    else this.recomputeItem(itemId, now);
+  }
+
+  setClaimed(operation: OperationId, itemId: string, claimed: boolean): void {
+    const flag = claimed ? 1 : 0;
+    this.q.setClaimed.run(flag, flag, operation, itemId);
+  }
+
+  row(operation: OperationId, itemId: string): WorkRow | undefined {
+    return this.q.row.get(operation, itemId) as WorkRow | undefined;
+  }
+
+  private writeState(row: WorkRow, state: WorkState, now: number): void {
+    const reachable = isReachable(state);
+    const ready = reachable && row.claimed === 0 ? 1 : 0;
+    const since = reachable ? (isReachable(row.state) && row.reachable_since !== null ? row.reachable_since : now) : null;
+    if (row.state === state && row.ready === ready && row.reachable_since === since) return;
+    this.q.updateState.run(state, ready, since, row.operation, row.item_id);
+    row.state = state;
+    row.ready = ready;
+    row.reachable_since = since;
+  }
+}
+
+function mediaOutput(item: ItemFactsRow, expected: string): string | null {
+  return item.media_state === 'local' ? expected : null;
+}
+
+function channelAllowsRedownload(settingsJson: string): boolean {
+  try {
+    const s = JSON.parse(settingsJson) as { redownload?: unknown };
+    return s.redownload === true;
+  } catch {
+    return false;
+  }
+}
+
+export function specsOnLane(lane: string): OperationSpec[] {
+  return CATALOG.filter((op) => op.engines.some((e) => e.lane.queueKey === lane));
+}

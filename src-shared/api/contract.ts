@@ -1,0 +1,105 @@
+// The one typed API between the window and the host: every method's request and response schema.
+// Both shells (Electron IPC through the preload bridge, headless HTTP/WebSocket) carry exactly
+// these payloads and validate them at the boundary; later issues add methods here, nowhere else.
+import { z } from 'zod';
+import { OPERATION_IDS } from '../catalog/operations';
+import { WORK_STATES } from '../states/states';
+
+const operationId = z.enum(OPERATION_IDS);
+const stateCounts = z.object({
+  done: z.number().int(), missing: z.number().int(), stale: z.number().int(),
+  missingInput: z.number().int(), deferred: z.number().int(), blocked: z.number().int(),
+});
+
+export const channelSummary = z.object({
+  id: z.string(),
+  kind: z.enum(['folder', 'feed', 'platform']),
+  platform: z.string(),
+  title: z.string(),
+  source: z.string(),
+  items: z.number().int(),
+});
+export type ChannelSummary = z.infer<typeof channelSummary>;
+
+export const channelSnapshot = z.object({
+  id: z.string(),
+  title: z.string(),
+  items: z.number().int(),
+  operations: z.record(z.string(), stateCounts.extend({ ids: z.array(z.string()).optional() })),
+});
+export type ChannelSnapshotDto = z.infer<typeof channelSnapshot>;
+
+export const reason = z.object({ code: z.string(), params: z.record(z.string(), z.unknown()) });
+export type ReasonDto = z.infer<typeof reason>;
+
+export const runDto = z.object({
+  id: z.number().int(),
+  operation: z.string(),
+  channel: z.string(),
+  lane: z.string(),
+  slot: z.number().int(),
+  trigger: z.enum(['arbiter', 'manual', 'ad-hoc']),
+  actor: z.string(),
+  startedAt: z.number(),
+  endedAt: z.number().nullable(),
+  outcome: z.enum(['running', 'succeeded', 'failed', 'interrupted', 'skipped', 'cancelled']),
+  reason: reason.nullable(),
+  itemsDone: z.number().int(),
+  itemsFailed: z.number().int(),
+  bytesWritten: z.number(),
+  spentUsd: z.number(),
+});
+export type RunDto = z.infer<typeof runDto>;
+
+export const laneStatus = z.object({
+  lane: z.string(),
+  slots: z.number().int(),
+  running: z.number().int(),
+  paused: z.boolean(),
+  hold: reason.nullable(),
+});
+export type LaneStatusDto = z.infer<typeof laneStatus>;
+
+export const apiError = z.object({ code: z.string(), message: z.string() });
+export type ApiErrorDto = z.infer<typeof apiError>;
+
+/** Method name -> request and response schema. */
+export const API = {
+  'library.list': { request: z.object({}), response: z.object({ channels: z.array(channelSummary) }) },
+  'library.add': {
+    request: z.object({ source: z.string().min(1), title: z.string().optional() }),
+    response: z.object({ channel: channelSummary }),
+  },
+  'library.scan': {
+    request: z.object({ channel: z.string().optional() }),
+    response: z.object({ scanned: z.array(z.object({ channel: z.string(), added: z.number().int(), changed: z.number().int(), removed: z.number().int() })) }),
+  },
+  'snapshot.get': {
+    request: z.object({ channel: z.string().optional(), ids: z.boolean().optional() }),
+    response: z.object({ channels: z.array(channelSnapshot) }),
+  },
+  'explain.get': {
+    request: z.object({ item: z.string().min(1), operation: operationId }),
+    response: z.object({ item: z.string(), operation: operationId, state: z.enum(WORK_STATES), reason }),
+  },
+  'lanes.list': { request: z.object({}), response: z.object({ lanes: z.array(laneStatus) }) },
+  'lanes.pause': { request: z.object({ lane: z.string().min(1) }), response: z.object({ lanes: z.array(laneStatus) }) },
+  'lanes.resume': { request: z.object({ lane: z.string().min(1) }), response: z.object({ lanes: z.array(laneStatus) }) },
+  'runs.list': {
+    request: z.object({ limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional() }),
+    response: z.object({ runs: z.array(runDto) }),
+  },
+} as const;
+
+export type ApiMethod = keyof typeof API;
+export type ApiRequest<M extends ApiMethod> = z.infer<(typeof API)[M]['request']>;
+export type ApiResponse<M extends ApiMethod> = z.infer<(typeof API)[M]['response']>;
+export type ApiHandlers = { [M in ApiMethod]: (request: ApiRequest<M>) => Promise<ApiResponse<M>> | ApiResponse<M> };
+
+export function isApiMethod(name: unknown): name is ApiMethod {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(API, name);
+}
+
+/** Events the host pushes to every window. */
+export const HOST_EVENTS = ['snapshot-changed', 'runs-changed', 'lanes-changed'] as const;
+export type HostEvent = (typeof HOST_EVENTS)[number];

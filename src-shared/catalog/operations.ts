@@ -1,0 +1,131 @@
+// The one operation catalog (DESIGN §2): every kind of derived work, its scope, what it depends
+// on and the engines (with their lanes) that can perform it. Ids are part of the contract.
+import { BacklotError } from '../errors';
+
+export const OPERATION_IDS = [
+  'sync',
+  'download',
+  'transcribe',
+  'diarize',
+  'attribute-voices',
+  'attribute-words',
+  'digest',
+] as const;
+export type OperationId = (typeof OPERATION_IDS)[number];
+
+export type Resource = 'gpu' | 'cpu' | 'network' | 'disk' | 'spend';
+export const RESOURCES: readonly Resource[] = ['gpu', 'cpu', 'network', 'disk', 'spend'];
+
+export interface Lane {
+  queueKey: string;
+  contendsFor: Resource[];
+}
+
+export interface EngineSpec {
+  id: string;
+  lane: Lane;
+}
+
+export interface OperationSpec {
+  id: OperationId;
+  scope: 'channel' | 'item';
+  dependsOn: OperationId[];
+  engines: EngineSpec[];
+  /** Writes media bytes to the library volume: the disk gate holds it. Sidecars never are. */
+  writesMedia: boolean;
+}
+
+const lane = (queueKey: string, ...contendsFor: Resource[]): Lane => ({ queueKey, contendsFor });
+
+export const OPERATIONS: readonly OperationSpec[] = [
+  {
+    id: 'sync', scope: 'channel', dependsOn: [], writesMedia: false,
+    engines: [
+      { id: 'yt-dlp-listing', lane: lane('sync', 'network') },
+      { id: 'feed', lane: lane('sync', 'network') },
+      { id: 'folder-scan', lane: lane('sync', 'disk') },
+    ],
+  },
+  {
+    id: 'download', scope: 'item', dependsOn: ['sync'], writesMedia: true,
+    engines: [
+      { id: 'yt-dlp', lane: lane('download', 'network', 'disk') },
+      { id: 'http', lane: lane('download', 'network', 'disk') },
+    ],
+  },
+  {
+    id: 'transcribe', scope: 'item', dependsOn: ['download'], writesMedia: false,
+    engines: [
+      { id: 'whisper.cpp', lane: lane('gpu', 'gpu') },
+      { id: 'pocketsphinx', lane: lane('cpu', 'cpu') },
+    ],
+  },
+  {
+    id: 'diarize', scope: 'item', dependsOn: ['download'], writesMedia: false,
+    engines: [
+      { id: 'sherpa-onnx-gpu', lane: lane('gpu', 'gpu') },
+      { id: 'sherpa-onnx-cpu', lane: lane('cpu', 'cpu') },
+    ],
+  },
+  {
+    id: 'attribute-voices', scope: 'item', dependsOn: ['diarize'], writesMedia: false,
+    engines: [{ id: 'voiceprint-match', lane: lane('cpu', 'cpu') }],
+  },
+  {
+    id: 'attribute-words', scope: 'item', dependsOn: ['transcribe', 'diarize'], writesMedia: false,
+    engines: [{ id: 'word-turn-merge', lane: lane('cpu', 'cpu') }],
+  },
+  {
+    id: 'digest', scope: 'item', dependsOn: ['attribute-words'], writesMedia: false,
+    engines: [
+      { id: 'extractive', lane: lane('cpu', 'cpu') },
+      { id: 'openai-compatible', lane: lane('remote', 'spend', 'network') },
+    ],
+  },
+];
+
+export function isOperationId(value: unknown): value is OperationId {
+  return typeof value === 'string' && (OPERATION_IDS as readonly string[]).includes(value);
+}
+
+/**
+ * Stable topological order: Kahn's algorithm that always releases the earliest-declared ready
+ * operation, so declaration order breaks ties. A cycle or an unknown dependency is refused with
+ * the operations named.
+ */
+export function topologicalOrder<T extends { id: string; dependsOn: readonly string[] }>(ops: readonly T[]): T[] {
+  const byId = new Map(ops.map((op) => [op.id, op]));
+  for (const op of ops) {
+    for (const dep of op.dependsOn) {
+      if (!byId.has(dep)) {
+        throw new BacklotError('CATALOG_UNKNOWN_DEPENDENCY', `Operation "${op.id}" depends on "${dep}", which the catalog does not declare.`, { operation: op.id, dependency: dep });
+      }
+    }
+  }
+  const done = new Set<string>();
+  const out: T[] = [];
+  while (out.length < ops.length) {
+    const next = ops.find((op) => !done.has(op.id) && op.dependsOn.every((d) => done.has(d)));
+    if (!next) {
+      const stuck = ops.filter((op) => !done.has(op.id)).map((op) => op.id);
+      throw new BacklotError('CATALOG_CYCLE', `The operation catalog has a dependency cycle among: ${stuck.join(', ')}.`, { operations: stuck });
+    }
+    done.add(next.id);
+    out.push(next);
+  }
+  return out;
+}
+
+export const CATALOG: readonly OperationSpec[] = topologicalOrder(OPERATIONS);
+export const ITEM_OPERATIONS: readonly OperationSpec[] = CATALOG.filter((op) => op.scope === 'item');
+
+export function operationSpec(id: OperationId): OperationSpec {
+  const spec = CATALOG.find((op) => op.id === id);
+  if (!spec) throw new BacklotError('UNKNOWN_OPERATION', `There is no operation "${id}".`);
+  return spec;
+}
+
+/** Item-scope dependencies only: an item that exists was found by a sync, so none waits on it. */
+export function itemDependencies(op: OperationSpec): OperationId[] {
+  return op.dependsOn.filter((d) => operationSpec(d).scope === 'item');
+}
