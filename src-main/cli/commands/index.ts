@@ -1,4 +1,7 @@
 // The command table. Each command lives in its own file; this list is the only place they meet.
+import { settingsCommand } from './settings';
+import { runsCommand, logsCommand } from './runs';
+import { retryCommand } from './retry';
 export interface Command {
   name: string;
   summary: string;
@@ -7,6 +10,10 @@ export interface Command {
 }
 
 export const COMMANDS: Command[] = [
+  settingsCommand,
+  runsCommand,
+  logsCommand,
+  retryCommand,
 ];
 
 export function printHelp(): void {

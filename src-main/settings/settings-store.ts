@@ -1,0 +1,166 @@
+// The one writer of settings: every value is validated against the shared declaration before it
+// touches the database, a restart-only key needs an explicit acknowledgement, and live listeners
+// hear each committed change.
+import type { Db } from '../db/connection';
+import { BacklotError } from '../../src-shared/errors';
+import {
+  CROSS_RULES, SETTINGS, SETTING_KEYS, checkSetting, defaultSettings, isSettingKey,
+  type SettingApplies, type SettingKey, type SettingValue, type SettingsValues,
+} from '../../src-shared/settings/settings-schema';
+
+export interface SettingChange<K extends SettingKey = SettingKey> {
+  key: K;
+  value: SettingValue<K>;
+  previous: SettingValue<K>;
+  applies: SettingApplies;
+}
+
+export interface SettingEntry {
+  key: SettingKey;
+  value: unknown;
+  default: unknown;
+  isDefault: boolean;
+  applies: SettingApplies;
+  description: string;
+  changedAt: number | null;
+}
+
+export interface SetResult<K extends SettingKey> {
+  key: K;
+  value: SettingValue<K>;
+  applies: SettingApplies;
+  /** True for a restart key: the running process keeps its old value until it restarts. */
+  restartPending: boolean;
+}
+
+type Listener = (change: SettingChange) => void;
+
+export interface SettingsStoreOptions {
+  now?: () => number;
+  /** Where a listener's exception goes; the write has committed, so set() must not throw it. */
+  onListenerError?: (error: unknown) => void;
+}
+
+interface Row {
+  key: string;
+  value: string;
+  changed_at: number;
+}
+
+export class SettingsStore {
+  private readonly listeners = new Set<Listener>();
+  private readonly q;
+  private readonly now: () => number;
+  private readonly onListenerError: (error: unknown) => void;
+
+  constructor(private readonly db: Db, options: SettingsStoreOptions = {}) {
+    this.now = options.now ?? (() => Date.now() / 1000);
+    this.onListenerError = options.onListenerError
+      ?? ((e) => process.emitWarning(`A settings listener failed: ${(e as Error)?.message ?? String(e)}`));
+    this.q = {
+      one: db.prepare('SELECT key, value, changed_at FROM settings WHERE key = ?'),
+      all: db.prepare('SELECT key, value, changed_at FROM settings'),
+      upsert: db.prepare(`INSERT INTO settings (key, value, changed_at) VALUES (?, ?, ?)
+                          ON CONFLICT (key) DO UPDATE SET value = excluded.value, changed_at = excluded.changed_at`),
+    };
+  }
+
+  /**
+   * Read from the database each time, not from a cache: the CLI writes from another process and
+   * a stored value that no longer validates (an older build wrote it) reads as the default.
+   */
+  get<K extends SettingKey>(key: K): SettingValue<K> {
+    requireSettingKey(key);
+    const row = this.q.one.get(key) as Row | undefined;
+    return row ? this.decode(key, row.value) : (structuredClone(SETTINGS[key].default) as SettingValue<K>);
+  }
+
+  values(): SettingsValues {
+    const out = defaultSettings() as Record<string, unknown>;
+    for (const row of this.q.all.all() as Row[]) {
+      if (isSettingKey(row.key)) out[row.key] = this.decode(row.key, row.value);
+    }
+    return out as SettingsValues;
+  }
+
+  all(): SettingEntry[] {
+    const rows = new Map((this.q.all.all() as Row[]).map((r) => [r.key, r]));
+    const values = this.values();
+    return SETTING_KEYS.map((key) => {
+      const spec = SETTINGS[key];
+      const value = values[key];
+      return {
+        key, value, default: spec.default,
+        isDefault: JSON.stringify(value) === JSON.stringify(spec.default),
+        applies: spec.applies, description: spec.description,
+        changedAt: rows.get(key)?.changed_at ?? null,
+      };
+    });
+  }
+
+  /** Validates, checks cross-key rules and the restart rule, then writes; a refusal writes nothing. */
+  set<K extends SettingKey>(key: K, value: unknown, options: { restartAcknowledged?: boolean } = {}): SetResult<K> {
+    requireSettingKey(key);
+    const checked = checkSetting(key, value);
+    if (!checked.ok) {
+      const code = checked.kind === 'wrong-type' ? 'SETTING_WRONG_TYPE' : checked.kind === 'out-of-range' ? 'SETTING_OUT_OF_RANGE' : 'SETTING_INVALID';
+      throw new BacklotError(code, `Setting "${key}" ${checked.problem}; got ${show(value)}.`, { key, value });
+    }
+    const spec = SETTINGS[key];
+    const change = this.db.transaction(() => {
+      const before = this.values();
+      const after = { ...before, [key]: checked.value } as SettingsValues;
+      for (const rule of CROSS_RULES) {
+        if (!rule.keys.includes(key)) continue;
+        const conflict = rule.check(after);
+        if (conflict) throw new BacklotError('SETTING_CONFLICT', `Setting "${key}" cannot be ${show(value)}: ${conflict}.`, { key, value, keys: rule.keys });
+      }
+      if (spec.applies === 'restart' && options.restartAcknowledged !== true) {
+        throw new BacklotError('RESTART_REQUIRED', `Setting "${key}" takes effect only after Backlot restarts; confirm the restart to change it.`, { key });
+      }
+      this.q.upsert.run(key, JSON.stringify(checked.value), this.now());
+      return { key, value: checked.value, previous: before[key], applies: spec.applies } as SettingChange<K>;
+    }).immediate();
+    if (spec.applies === 'live' && JSON.stringify(change.previous) !== JSON.stringify(change.value)) this.notify(change as SettingChange);
+    return { key, value: change.value, applies: spec.applies, restartPending: spec.applies === 'restart' };
+  }
+
+  /** Hears committed changes of live keys; returns the unsubscribe. */
+  onChange(listener: (change: SettingChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => { this.listeners.delete(listener); };
+  }
+
+  private notify(change: SettingChange): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch (e) {
+        this.onListenerError(e);
+      }
+    }
+  }
+
+  private decode<K extends SettingKey>(key: K, text: string): SettingValue<K> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return structuredClone(SETTINGS[key].default) as SettingValue<K>;
+    }
+    const checked = checkSetting(key, parsed);
+    return checked.ok ? checked.value : (structuredClone(SETTINGS[key].default) as SettingValue<K>);
+  }
+}
+
+export function requireSettingKey(key: string): asserts key is SettingKey {
+  if (!isSettingKey(key)) {
+    throw new BacklotError('UNKNOWN_SETTING', `There is no setting "${key}"; run "backlot settings list" for the keys.`, { key });
+  }
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const s = JSON.stringify(value) ?? String(value);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}

@@ -1,0 +1,204 @@
+// Every knob Backlot has, declared once: type, default, validation, whether it applies live or
+// after a restart, and one line for the UI. The store, the CLI and the settings page all read this.
+import { z } from 'zod';
+
+export type SettingApplies = 'live' | 'restart';
+/** How a typed-in text becomes a value (CLI, plain text fields); zod still has the last word. */
+export type SettingInput = 'integer' | 'number' | 'nullable-number' | 'enum' | 'json';
+
+export interface SettingSpec<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  default: z.infer<S>;
+  applies: SettingApplies;
+  input: SettingInput;
+  description: string;
+}
+
+/** The lanes' queue keys; a test keeps this list equal to the catalog's. */
+export const LANE_KEYS = ['sync', 'download', 'gpu', 'cpu', 'remote'] as const;
+export type LaneKey = (typeof LANE_KEYS)[number];
+
+export const SPEND_WINDOWS = ['day', 'week', 'month'] as const;
+export type SpendWindow = (typeof SPEND_WINDOWS)[number];
+
+const spec = <S extends z.ZodType>(s: SettingSpec<S>): SettingSpec<S> => s;
+
+const count = (min: number, max?: number) => {
+  const base = z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' })
+    .min(min, { error: `must be at least ${min}` });
+  return max === undefined ? base : base.max(max, { error: `must be at most ${max}` });
+};
+
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const time = z.string({ error: 'must be a time as "HH:MM"' }).regex(HH_MM, { error: 'must be a time as "HH:MM" between 00:00 and 23:59' });
+
+/** A window may cross midnight (22:00 to 06:00); days are 0 = Sunday .. 6, the day it starts. */
+export const quietWindow = z.object({
+  lane: z.enum(LANE_KEYS, { error: `must name a lane: ${LANE_KEYS.join(', ')}` }),
+  from: time,
+  to: time,
+  days: z.array(count(0, 6), { error: 'must be a list of weekdays 0 (Sunday) to 6' })
+    .min(1, { error: 'must list at least one weekday, or be left out for every day' }).optional(),
+}, { error: 'must be an object {lane, from, to, days?}' }).strict()
+  // An empty window would look configured while holding nothing.
+  .refine((w) => w.from !== w.to, { error: 'must have different "from" and "to" times' });
+export type QuietWindow = z.infer<typeof quietWindow>;
+
+const slots = (lane: LaneKey, def: number) => spec({
+  schema: count(0, 64), default: def, applies: 'live', input: 'integer',
+  description: `Concurrent slots of the ${lane} lane; 0 holds the lane without ending it.`,
+});
+
+export const SETTINGS = {
+  'lanes.sync.slots': slots('sync', 1),
+  'lanes.download.slots': slots('download', 2),
+  'lanes.gpu.slots': slots('gpu', 1),
+  'lanes.cpu.slots': slots('cpu', 2),
+  'lanes.remote.slots': slots('remote', 4),
+  'diskGate.drainingBelowBytes': spec({
+    schema: count(0), default: 50e9, applies: 'live', input: 'integer',
+    description: 'Below this many free bytes no new media download starts; running ones finish.',
+  }),
+  'diskGate.shutBelowBytes': spec({
+    schema: count(0), default: 10e9, applies: 'live', input: 'integer',
+    description: 'Below this many free bytes every media writer holds; must not exceed the draining threshold.',
+  }),
+  'retry.maxAttempts': spec({
+    schema: count(1, 100), default: 3, applies: 'live', input: 'integer',
+    description: 'Attempts before a failing item is deferred as failed until the user retries it.',
+  }),
+  'retry.baseS': spec({
+    schema: count(1), default: 30, applies: 'live', input: 'integer',
+    description: 'First backoff in seconds; each further attempt waits twice as long.',
+  }),
+  'retry.maxS': spec({
+    schema: count(1), default: 900, applies: 'live', input: 'integer',
+    description: 'Longest backoff in seconds; must not be below the base.',
+  }),
+  'retry.jitter': spec({
+    schema: z.number({ error: 'must be a number' }).min(0, { error: 'must be at least 0' }).max(1, { error: 'must be at most 1' }),
+    default: 0.1, applies: 'live', input: 'number',
+    description: 'Random spread of each backoff, as a fraction of it (0 to 1).',
+  }),
+  quietHours: spec({
+    schema: z.array(quietWindow, { error: 'must be a list of windows [{lane, from, to, days?}]' }),
+    default: [] as QuietWindow[], applies: 'live', input: 'json',
+    description: 'Windows of local time in which a lane holds, e.g. [{"lane":"download","from":"09:00","to":"17:00","days":[1,2,3,4,5]}].',
+  }),
+  'spend.capUsd': spec({
+    schema: z.number({ error: 'must be a number of dollars or null' }).min(0, { error: 'must be at least 0' }).nullable(),
+    default: null as number | null, applies: 'live', input: 'nullable-number',
+    description: 'Most money remote engines may spend per spend window; null means no cap.',
+  }),
+  'spend.window': spec({
+    schema: z.enum(SPEND_WINDOWS, { error: `must be one of ${SPEND_WINDOWS.join(', ')}` }),
+    default: 'month' as SpendWindow, applies: 'live', input: 'enum',
+    description: 'The period the spend cap counts over (UTC calendar day, ISO week or month).',
+  }),
+  'runs.retentionDays': spec({
+    schema: count(1, 3650), default: 30, applies: 'live', input: 'integer',
+    description: 'Days a finished run and its log lines are kept.',
+  }),
+  'sync.defaultIntervalS': spec({
+    schema: count(60), default: 3600, applies: 'live', input: 'integer',
+    description: 'Seconds between syncs of a channel that sets no interval of its own.',
+  }),
+  'claims.leaseS': spec({
+    // Leases already handed out carry the old length, and workers renew on a cadence fixed at start.
+    schema: count(5, 3600), default: 60, applies: 'restart', input: 'integer',
+    description: 'Seconds a claim lives without renewal before a dead worker\'s item is free again.',
+  }),
+  'engines.stallTimeoutS': spec({
+    schema: count(5), default: 120, applies: 'live', input: 'integer',
+    description: 'Seconds an engine may go without reporting progress before it is killed as stalled.',
+  }),
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingValue<K extends SettingKey> = z.infer<(typeof SETTINGS)[K]['schema']>;
+export type SettingsValues = { [K in SettingKey]: SettingValue<K> };
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+export function isSettingKey(key: unknown): key is SettingKey {
+  return typeof key === 'string' && Object.prototype.hasOwnProperty.call(SETTINGS, key);
+}
+
+export function laneSlotsKey(lane: LaneKey): SettingKey {
+  return `lanes.${lane}.slots`;
+}
+
+/** Rules across keys, checked on the values as they would be after a change. */
+export interface CrossRule {
+  keys: readonly SettingKey[];
+  /** A sentence fragment describing the conflict, or null when the values agree. */
+  check(v: SettingsValues): string | null;
+}
+
+export const CROSS_RULES: readonly CrossRule[] = [
+  {
+    keys: ['diskGate.shutBelowBytes', 'diskGate.drainingBelowBytes'],
+    check: (v) => v['diskGate.shutBelowBytes'] <= v['diskGate.drainingBelowBytes'] ? null
+      : `diskGate.shutBelowBytes (${v['diskGate.shutBelowBytes']}) must not exceed diskGate.drainingBelowBytes (${v['diskGate.drainingBelowBytes']})`,
+  },
+  {
+    keys: ['retry.baseS', 'retry.maxS'],
+    check: (v) => v['retry.baseS'] <= v['retry.maxS'] ? null
+      : `retry.baseS (${v['retry.baseS']}) must not exceed retry.maxS (${v['retry.maxS']})`,
+  },
+];
+
+export function defaultSettings(): SettingsValues {
+  const out: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) out[key] = structuredClone(SETTINGS[key].default);
+  return out as SettingsValues;
+}
+
+export type SettingIssueKind = 'wrong-type' | 'out-of-range' | 'invalid';
+
+export type SettingCheck<K extends SettingKey> =
+  | { ok: true; value: SettingValue<K> }
+  | { ok: false; kind: SettingIssueKind; problem: string };
+
+/** Validates one value; the problem is a fragment that reads after the key ("must be at least 0"). */
+export function checkSetting<K extends SettingKey>(key: K, value: unknown): SettingCheck<K> {
+  const r = SETTINGS[key].schema.safeParse(value);
+  if (r.success) return { ok: true, value: r.data as SettingValue<K> };
+  const issue = r.error.issues[0];
+  const at = issue.path.length > 0 ? ` at ${formatPath(issue.path)}` : '';
+  const kind: SettingIssueKind = issue.code === 'invalid_type' ? 'wrong-type'
+    : issue.code === 'too_small' || issue.code === 'too_big' ? 'out-of-range' : 'invalid';
+  const message = issue.code === 'unrecognized_keys' ? `has unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
+  return { ok: false, kind, problem: `${message}${at}` };
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+}
+
+export type ParsedInput = { ok: true; value: unknown } | { ok: false; problem: string };
+
+/** Turns typed text into a candidate value by the key's input kind. */
+export function parseSettingInput(key: SettingKey, text: string): ParsedInput {
+  const t = text.trim();
+  switch (SETTINGS[key].input) {
+    case 'integer':
+    case 'number':
+      return numberFrom(t);
+    case 'nullable-number':
+      return t === 'null' || t === '' ? { ok: true, value: null } : numberFrom(t);
+    case 'enum':
+      return { ok: true, value: t };
+    case 'json':
+      try {
+        return { ok: true, value: JSON.parse(t) as unknown };
+      } catch {
+        return { ok: false, problem: 'must be written as JSON' };
+      }
+  }
+}
+
+function numberFrom(t: string): ParsedInput {
+  // Number('') is 0 and Number('0x10') is 16: accept only plain decimal notation.
+  if (!/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return { ok: false, problem: 'must be a number' };
+  return { ok: true, value: Number(t) };
+}
