@@ -1,0 +1,230 @@
+// Commits an engine's outputs from its temporary directory onto their final paths together with the
+// caller's database record, so a crash at any instant leaves either the old state or the new one.
+import {
+  closeSync, existsSync, fsyncSync, linkSync, copyFileSync, mkdirSync, openSync, readFileSync,
+  readdirSync, renameSync, statSync, unlinkSync, writeFileSync,
+} from 'node:fs';
+import { open, mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { BacklotError } from '../../src-shared/errors';
+
+/*
+ * Ordering, and why:
+ *   1. fsync every temporary file (async, off the critical tick). Without it a power cut just after
+ *      a rename can show a final name over an empty file (delayed allocation).
+ *   2. In ONE synchronous tick, so nothing else in the host can interleave:
+ *      a. hard-link each existing final file into the job's temp dir as a backup;
+ *      b. write and fsync a journal listing {temp, final, backup} for every output;
+ *      c. rename each temp file onto its final path, then fsync the final directories;
+ *      d. call record(): the caller's database transaction (which also checks its claim's lease);
+ *      e. delete the journal and the backups.
+ *   If a rename or record() throws, the step is undone in place (new files moved back to their
+ *   temp paths, backups renamed over the finals) and the error is rethrown: old state.
+ *
+ * Renames before record, never the other way: a record without its file would count a finished
+ * output that is not there. A crash between (c) and (d) leaves new files under an old record; the
+ * startup sweep settles it from the journal. It asks the caller `wasRecorded(jobId)` (the record
+ * must therefore carry the job id): no → backups are renamed back over the finals and files that
+ * had no predecessor are removed (old state); yes → the backups are dropped (new state). Without
+ * that question the sweep keeps the new files: a new file under an old record is only redone,
+ * whereas an old file under a new record would be a finished output lost.
+ */
+
+export const TEMP_DIR_NAME = '.backlot-tmp';
+const JOURNAL = '.commit-journal.json';
+const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+interface JournalEntry { temp: string; final: string; backup: string | null }
+interface Journal { jobId: string; entries: JournalEntry[] }
+
+/** `<library>/.backlot-tmp/<jobId>`: where an engine writes. Same volume as the library, so renames stay atomic. */
+export function temporaryOutputDir(libraryDir: string, jobId: string): string {
+  if (!JOB_ID.test(jobId) || jobId.includes('..')) {
+    throw new BacklotError('JOB_ID_INVALID', 'A job id may only contain letters, digits, dots, dashes and underscores.', { jobId });
+  }
+  return path.join(libraryDir, TEMP_DIR_NAME, jobId);
+}
+
+/** A fresh, empty temporary directory for a job (a leftover from an earlier attempt is removed). */
+export async function prepareTemporaryOutputDir(libraryDir: string, jobId: string): Promise<string> {
+  const dir = temporaryOutputDir(libraryDir, jobId);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Move `tempFiles[i]` onto `finalPaths[i]` for every i and call `record()` (synchronously, e.g. a
+ * better-sqlite3 transaction) in the same step. Resolves once all of it is done; rejects with the
+ * old state restored. All temp files must lie in one directory (the job's), which holds the journal.
+ */
+export async function commitOutputs(
+  tempFiles: readonly string[],
+  finalPaths: readonly string[],
+  record: () => void,
+): Promise<void> {
+  if (tempFiles.length !== finalPaths.length) {
+    throw new BacklotError('OUTPUT_COMMIT_INVALID', 'Every temporary output needs exactly one final path.', {
+      temp: tempFiles.length, final: finalPaths.length,
+    });
+  }
+  if (tempFiles.length === 0) {
+    record();
+    return;
+  }
+  const journalDir = path.dirname(path.resolve(tempFiles[0]));
+  if (tempFiles.some((f) => path.dirname(path.resolve(f)) !== journalDir)
+    || new Set(finalPaths.map((f) => path.resolve(f))).size !== finalPaths.length) {
+    throw new BacklotError('OUTPUT_COMMIT_INVALID', 'Temporary outputs must share one directory and final paths must differ.');
+  }
+  for (const file of tempFiles) {
+    try {
+      const handle = await open(file, 'r+');
+      try { await handle.sync(); } finally { await handle.close(); }
+    } catch (e) {
+      throw new BacklotError('OUTPUT_MISSING', 'An output the engine reported is no longer there.', {
+        file: path.basename(file), reason: errnoOf(e),
+      });
+    }
+  }
+  commitSync(journalDir, tempFiles.map((f, i) => ({ temp: path.resolve(f), final: path.resolve(finalPaths[i]) })), record);
+}
+
+function commitSync(journalDir: string, pairs: { temp: string; final: string }[], record: () => void): void {
+  const entries: JournalEntry[] = pairs.map((p, i) => ({ ...p, backup: backupOf(p.final, path.join(journalDir, `.backup-${i}`)) }));
+  const journalPath = path.join(journalDir, JOURNAL);
+  writeDurably(journalPath, JSON.stringify({ jobId: path.basename(journalDir), entries } satisfies Journal));
+  fsyncDir(journalDir);
+
+  const renamed: JournalEntry[] = [];
+  try {
+    for (const entry of entries) {
+      mkdirSync(path.dirname(entry.final), { recursive: true });
+      renameSync(entry.temp, entry.final);
+      renamed.push(entry);
+    }
+    for (const dir of new Set(entries.map((e) => path.dirname(e.final)))) fsyncDir(dir);
+    record();
+  } catch (e) {
+    let undone = true;
+    try { undo(renamed); } catch { undone = false; }
+    // If the undo itself failed, the journal stays so the startup sweep can finish it.
+    if (undone) unlinkQuietly(journalPath);
+    if (e instanceof BacklotError) throw e;
+    const error = new BacklotError('OUTPUT_COMMIT_FAILED', 'The outputs could not be committed; nothing was changed.', {
+      reason: errnoOf(e),
+    });
+    throw Object.assign(error, { cause: e });
+  }
+  unlinkQuietly(journalPath);
+  for (const entry of entries) if (entry.backup) unlinkQuietly(entry.backup);
+}
+
+/** Keep the current final file reachable under a second name; null when there is none to keep. */
+function backupOf(final: string, backup: string): string | null {
+  let isFile = false;
+  try { isFile = statSync(final).isFile(); } catch { return null; }
+  if (!isFile) throw new BacklotError('OUTPUT_COMMIT_INVALID', 'An output would replace something that is not a file.', { final });
+  unlinkQuietly(backup);
+  try {
+    linkSync(final, backup);
+  } catch {
+    copyFileSync(final, backup); // a file system without hard links
+    fsyncFile(backup);
+  }
+  return backup;
+}
+
+/** Back to the old state, last rename first: each new file returns to its temp path, each old one to its final. */
+function undo(renamed: JournalEntry[]): void {
+  for (const entry of [...renamed].reverse()) {
+    renameSync(entry.final, entry.temp);
+    if (entry.backup) renameSync(entry.backup, entry.final);
+  }
+}
+
+export interface SweepReport {
+  /** Job directories removed from `.backlot-tmp`. */
+  removed: string[];
+  /** Jobs whose interrupted commit was undone (their record had not been written). */
+  rolledBack: string[];
+  /** Jobs whose interrupted commit was kept (recorded, or nobody could say). */
+  keptNew: string[];
+}
+
+/**
+ * At startup, before any dispatch: settle commits a crash interrupted, then delete everything in
+ * `.backlot-tmp`. Never run it while engines are writing there.
+ */
+export async function sweepTemporaryOutputs(
+  libraryDir: string,
+  options: { wasRecorded?: (jobId: string) => boolean } = {},
+): Promise<SweepReport> {
+  const root = path.join(libraryDir, TEMP_DIR_NAME);
+  const report: SweepReport = { removed: [], rolledBack: [], keptNew: [] };
+  let names: string[];
+  try { names = readdirSync(root); } catch { return report; }
+  for (const name of names) {
+    const journal = readJournal(path.join(root, name, JOURNAL));
+    if (journal) {
+      if (options.wasRecorded && !options.wasRecorded(journal.jobId)) {
+        rollBackInterrupted(journal);
+        report.rolledBack.push(name);
+      } else {
+        report.keptNew.push(name);
+      }
+    }
+    await rm(path.join(root, name), { recursive: true, force: true });
+    report.removed.push(name);
+  }
+  return report;
+}
+
+/** Undo a commit that may have stopped anywhere between its journal and its record. */
+function rollBackInterrupted(journal: Journal): void {
+  for (const entry of [...journal.entries].reverse()) {
+    const tempPresent = existsSync(entry.temp);
+    if (entry.backup && existsSync(entry.backup)) {
+      renameSync(entry.backup, entry.final);
+    } else if (!entry.backup && !tempPresent) {
+      // It had no predecessor and its temp file is gone, so the final is the new file.
+      unlinkQuietly(entry.final);
+    }
+  }
+}
+
+function readJournal(file: string): Journal | null {
+  // A journal that is absent or torn was never complete, so no rename had started: nothing to settle.
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as Journal;
+    return typeof value.jobId === 'string' && Array.isArray(value.entries) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeDurably(file: string, text: string): void {
+  writeFileSync(file, text);
+  fsyncFile(file);
+}
+
+function fsyncFile(file: string): void {
+  const fd = openSync(file, 'r+');
+  try { fsyncSync(fd); } finally { closeSync(fd); }
+}
+
+function fsyncDir(dir: string): void {
+  // Makes the renames themselves durable; Windows cannot open a directory for fsync and needs none.
+  if (process.platform === 'win32') return;
+  const fd = openSync(dir, 'r');
+  try { fsyncSync(fd); } finally { closeSync(fd); }
+}
+
+function unlinkQuietly(file: string): void {
+  try { unlinkSync(file); } catch { /* already gone */ }
+}
+
+function errnoOf(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'unknown';
+}

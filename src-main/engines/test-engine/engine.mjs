@@ -1,0 +1,93 @@
+// A real engine for tests and the crash test: it speaks the line protocol, writes its output
+// slowly in chunks, and misbehaves on request, so the runner is proven against a real process.
+// Plain .mjs on purpose: it starts in ~50 ms with bare node, and under Electron with ELECTRON_RUN_AS_NODE.
+//
+// job.input (all optional):
+//   bytes (1024), chunks (4), chunkMs (20), name ('output.bin'): the output file and its pace
+//   stderr: text to write on stderr first           errorCode/errorParams: answer with an error line
+//   crash: chunk index at which to SIGKILL itself   hang: chunk index after which it goes silent forever
+//   garbage: chunk index at which to print a non-JSON line
+//   exitCode: exit with this code (no result)       noResult: exit 0 without a result
+//   spawnChild: start a sleeping grandchild first (its pid is logged as "grandchild <pid>")
+//   ignoreTerm: ignore SIGTERM, so only the SIGKILL after the grace period ends it
+// The result's metadata carries the argv it received, to prove arguments arrive literally.
+import { spawn } from 'node:child_process';
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import path from 'node:path';
+
+const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The host closing stdin (or dying) means nobody will commit what we write: stop at once,
+// taking any helper processes of our group with us.
+let received = '';
+let job = null;
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  if (job) return;
+  received += chunk;
+  const newline = received.indexOf('\n');
+  if (newline < 0) return;
+  job = JSON.parse(received.slice(0, newline));
+  run(job).catch((e) => {
+    process.stderr.write(`test engine failed: ${e?.stack ?? e}\n`);
+    process.exit(70);
+  });
+});
+process.stdin.on('end', () => hostGone());
+process.stdout.on('error', () => hostGone());
+
+function hostGone() {
+  try {
+    process.kill(-process.pid, 'SIGKILL');
+  } catch {
+    process.exit(1);
+  }
+}
+
+async function run(job) {
+  const input = job.input ?? {};
+  const bytes = input.bytes ?? 1024;
+  const chunks = Math.max(1, input.chunks ?? 4);
+  const chunkMs = input.chunkMs ?? 20;
+  const name = input.name ?? 'output.bin';
+  if (input.ignoreTerm) process.on('SIGTERM', () => send({ type: 'log', level: 'warn', text: 'ignoring SIGTERM' }));
+  if (input.stderr) process.stderr.write(`${input.stderr}\n`);
+  if (input.spawnChild) {
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    send({ type: 'log', level: 'info', text: `grandchild ${child.pid}` });
+  }
+  send({ type: 'log', level: 'info', text: `job ${job.jobId} ${job.operation}` });
+  if (input.errorCode) {
+    send({ type: 'error', code: input.errorCode, params: input.errorParams ?? {}, diagnostic: 'upstream said no' });
+    finish();
+    return;
+  }
+
+  const file = path.join(job.outputDir, name);
+  const fd = openSync(file, 'w');
+  let written = 0;
+  for (let i = 0; i < chunks; i += 1) {
+    if (input.crash === i) process.kill(process.pid, 'SIGKILL');
+    if (input.garbage === i) process.stdout.write('this is not json\n');
+    if (input.hang === i) await new Promise(() => setInterval(() => {}, 1000));
+    const size = i === chunks - 1 ? bytes - written : Math.floor(bytes / chunks);
+    writeSync(fd, Buffer.alloc(size, 0x61 + (i % 26)));
+    written += size;
+    send({ type: 'progress', ratio: (i + 1) / chunks, message: `chunk ${i + 1}/${chunks}` });
+    await sleep(chunkMs);
+  }
+  fsyncSync(fd);
+  closeSync(fd);
+
+  if (input.exitCode !== undefined) process.exit(input.exitCode);
+  if (!input.noResult) {
+    send({ type: 'result', outputs: [{ name: 'output', path: name, bytes: written }], metadata: { argv: process.argv.slice(2) } });
+  }
+  finish();
+}
+
+// Exit explicitly: stdin stays open by design, so the event loop would never drain on its own.
+function finish() {
+  process.stdout.write('', () => process.exit(0));
+}

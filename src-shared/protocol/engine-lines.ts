@@ -1,0 +1,176 @@
+// The line protocol between the host and an engine process (DESIGN §7), shared so the runner,
+// the engines and the tests agree on one shape. Pure data: no node imports, nothing here throws.
+import { z } from 'zod';
+
+/**
+ * Conversation: the host writes ONE `job` line on the engine's stdin and keeps stdin open for the
+ * life of the job; stdin reaching EOF means the host is gone, so an engine stops and exits. The
+ * engine writes `progress` and `log` lines on stdout (each one proves it is alive), then exactly
+ * one `result` or `error`, then exits 0. stderr is free text, kept only as a diagnostic.
+ * Output paths in a result are relative to the job's `outputDir` (absolute ones must lie inside it).
+ */
+export interface EngineJob {
+  type: 'job';
+  jobId: string;
+  operation: string;
+  input: Record<string, unknown>;
+  /** A temporary directory the engine writes into; the host commits from there (commit-output). */
+  outputDir: string;
+}
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface ProgressLine { type: 'progress'; ratio: number; message?: string }
+export interface LogLine { type: 'log'; level: LogLevel; text: string }
+export interface EngineOutput { name: string; path: string; bytes: number }
+export interface ResultLine { type: 'result'; outputs: EngineOutput[]; metadata: Record<string, unknown> }
+export interface ErrorLine {
+  type: 'error';
+  code: string;
+  params: Record<string, unknown>;
+  /** An upstream's raw text (yt-dlp's stderr line, an HTTP body): for diagnosis, never shown as the reason. */
+  diagnostic?: string;
+}
+export type EngineLine = ProgressLine | LogLine | ResultLine | ErrorLine;
+
+/**
+ * Reason codes the runner itself produces. An engine's own `error` line brings its own code
+ * (e.g. DOWNLOAD_UNAVAILABLE); these are the ones that mean "the engine misbehaved or was stopped".
+ */
+export const ENGINE_REASON_CODES = [
+  'ENGINE_TIMEOUT',
+  'ENGINE_STALLED',
+  'ENGINE_CANCELLED',
+  'ENGINE_CRASHED',
+  'ENGINE_EXIT',
+  'ENGINE_PROTOCOL',
+  'ENGINE_NO_RESULT',
+  'ENGINE_OUTPUT_INVALID',
+  'ENGINE_SPAWN',
+] as const;
+export type EngineReasonCode = (typeof ENGINE_REASON_CODES)[number];
+
+const SENTENCES: Record<EngineReasonCode, string> = {
+  ENGINE_TIMEOUT: 'The engine ran past its time limit and was stopped.',
+  ENGINE_STALLED: 'The engine stopped reporting progress and was stopped.',
+  ENGINE_CANCELLED: 'The run was cancelled.',
+  ENGINE_CRASHED: 'The engine crashed.',
+  ENGINE_EXIT: 'The engine exited with an error status.',
+  ENGINE_PROTOCOL: 'The engine sent something that is not part of the protocol.',
+  ENGINE_NO_RESULT: 'The engine finished without reporting a result.',
+  ENGINE_OUTPUT_INVALID: 'The engine reported an output file that is missing or incomplete.',
+  ENGINE_SPAWN: 'The engine program could not be started.',
+};
+
+/** One sentence for the shells (CLI, logs); the UI translates the code itself. */
+export function engineReasonSentence(code: string): string {
+  return (SENTENCES as Record<string, string>)[code] ?? `The engine reported ${code}.`;
+}
+
+export type ProtocolViolation =
+  | 'not-json'
+  | 'not-object'
+  | 'unknown-type'
+  | 'invalid-field'
+  | 'line-too-long'
+  | 'second-terminal'
+  | 'unexpected-job';
+
+/** A line that broke the protocol: data for the run's reason, plus the raw excerpt for diagnosis. */
+export interface ProtocolError {
+  code: 'ENGINE_PROTOCOL';
+  params: { violation: ProtocolViolation; type?: string; field?: string };
+  /** The first characters of the offending line; raw engine text, so diagnostic only. */
+  excerpt: string;
+}
+
+export type ParsedLine<T> = { ok: true; message: T } | { ok: false; error: ProtocolError };
+
+/** Longest line the host accepts; a runaway engine must not grow the host's memory without end. */
+export const MAX_LINE_CHARS = 1024 * 1024;
+const EXCERPT_CHARS = 200;
+const REASON_CODE = /^[A-Z][A-Z0-9_]*$/;
+
+const record = z.record(z.string(), z.unknown());
+const schemas = {
+  progress: z.object({
+    type: z.literal('progress'),
+    ratio: z.number().min(0).max(1),
+    message: z.string().optional(),
+  }),
+  log: z.object({ type: z.literal('log'), level: z.enum(LOG_LEVELS), text: z.string() }),
+  result: z.object({
+    type: z.literal('result'),
+    outputs: z.array(z.object({
+      name: z.string().min(1),
+      path: z.string().min(1),
+      bytes: z.number().int().nonnegative(),
+    })),
+    metadata: record.default({}),
+  }),
+  error: z.object({
+    type: z.literal('error'),
+    code: z.string().regex(REASON_CODE),
+    params: record.default({}),
+    diagnostic: z.string().optional(),
+  }),
+  job: z.object({
+    type: z.literal('job'),
+    jobId: z.string().min(1),
+    operation: z.string().min(1),
+    input: record,
+    outputDir: z.string().min(1),
+  }),
+};
+
+/** Parse one stdout line of an engine. Never throws: garbage becomes a typed ProtocolError. */
+export function parseEngineLine(line: string): ParsedLine<EngineLine> {
+  const parsed = parseObject(line);
+  if (!parsed.ok) return parsed;
+  const type = parsed.message.type;
+  if (type === 'job') return violation(line, 'unexpected-job', { type });
+  if (type !== 'progress' && type !== 'log' && type !== 'result' && type !== 'error') {
+    return violation(line, 'unknown-type', typeof type === 'string' ? { type } : {});
+  }
+  return validate<EngineLine>(schemas[type], parsed.message, line, type);
+}
+
+/** Parse the host's job line, for engines written in TypeScript. Never throws. */
+export function parseJobLine(line: string): ParsedLine<EngineJob> {
+  const parsed = parseObject(line);
+  if (!parsed.ok) return parsed;
+  if (parsed.message.type !== 'job') return violation(line, 'unknown-type', {});
+  return validate<EngineJob>(schemas.job, parsed.message, line, 'job');
+}
+
+/** One message as one line, newline included. JSON.stringify never emits a raw newline. */
+export function encodeLine(message: EngineLine | EngineJob): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+function parseObject(line: string): ParsedLine<Record<string, unknown>> {
+  if (line.length > MAX_LINE_CHARS) return violation(line, 'line-too-long', {});
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return violation(line, 'not-json', {});
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return violation(line, 'not-object', {});
+  return { ok: true, message: value as Record<string, unknown> };
+}
+
+function validate<T>(schema: z.ZodType, value: unknown, line: string, type: string): ParsedLine<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, message: result.data as T };
+  const field = result.error.issues[0]?.path.map(String).join('.') ?? '';
+  return violation(line, 'invalid-field', { type, field });
+}
+
+function violation<T>(line: string, v: ProtocolViolation, extra: { type?: string; field?: string }): ParsedLine<T> {
+  return {
+    ok: false,
+    error: { code: 'ENGINE_PROTOCOL', params: { violation: v, ...extra }, excerpt: line.slice(0, EXCERPT_CHARS) },
+  };
+}

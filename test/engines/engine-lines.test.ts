@@ -1,0 +1,63 @@
+// The line parser is the host's first defence against a misbehaving engine: it must type every
+// valid line and turn any garbage into a typed protocol error without throwing.
+import { describe, expect, it } from 'vitest';
+import { encodeLine, MAX_LINE_CHARS, parseEngineLine, parseJobLine } from '../../src-shared/protocol/engine-lines';
+
+describe('engine line protocol', () => {
+  it('parses each engine message type', () => {
+    expect(parseEngineLine('{"type":"progress","ratio":0.5,"message":"half"}'))
+      .toEqual({ ok: true, message: { type: 'progress', ratio: 0.5, message: 'half' } });
+    expect(parseEngineLine('{"type":"log","level":"warn","text":"slow"}'))
+      .toEqual({ ok: true, message: { type: 'log', level: 'warn', text: 'slow' } });
+    expect(parseEngineLine('{"type":"result","outputs":[{"name":"media","path":"a.mkv","bytes":3}]}'))
+      .toEqual({ ok: true, message: { type: 'result', outputs: [{ name: 'media', path: 'a.mkv', bytes: 3 }], metadata: {} } });
+    expect(parseEngineLine('{"type":"error","code":"DOWNLOAD_UNAVAILABLE","params":{"status":410}}'))
+      .toEqual({ ok: true, message: { type: 'error', code: 'DOWNLOAD_UNAVAILABLE', params: { status: 410 } } });
+  });
+
+  it('round-trips what it encodes', () => {
+    const line = encodeLine({ type: 'log', level: 'info', text: 'two\nlines' });
+    expect(line.endsWith('\n')).toBe(true);
+    expect(line.slice(0, -1)).not.toContain('\n');
+    expect(parseEngineLine(line.slice(0, -1))).toEqual({ ok: true, message: { type: 'log', level: 'info', text: 'two\nlines' } });
+  });
+
+  it.each([
+    ['this is not json', 'not-json'],
+    ['', 'not-json'],
+    ['[1,2]', 'not-object'],
+    ['null', 'not-object'],
+    ['"result"', 'not-object'],
+    ['{"type":"launch"}', 'unknown-type'],
+    ['{"ratio":1}', 'unknown-type'],
+    ['{"type":"job","jobId":"1"}', 'unexpected-job'],
+    ['{"type":"progress","ratio":1.5}', 'invalid-field'],
+    ['{"type":"log","level":"fatal","text":"x"}', 'invalid-field'],
+    ['{"type":"result","outputs":[{"name":"a","path":"a","bytes":-1}]}', 'invalid-field'],
+    ['{"type":"error","code":"lower case words","params":{}}', 'invalid-field'],
+  ])('turns %j into a typed %s error without throwing', (line, violation) => {
+    const parsed = parseEngineLine(line);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) {
+      expect(parsed.error.code).toBe('ENGINE_PROTOCOL');
+      expect(parsed.error.params.violation).toBe(violation);
+      expect(parsed.error.excerpt.length).toBeLessThanOrEqual(200);
+    }
+  });
+
+  it('names the offending field', () => {
+    const parsed = parseEngineLine('{"type":"result","outputs":[{"name":"a","path":"","bytes":1}]}');
+    expect(parsed.ok ? null : parsed.error.params).toEqual({ violation: 'invalid-field', type: 'result', field: 'outputs.0.path' });
+  });
+
+  it('refuses a line longer than the limit', () => {
+    const parsed = parseEngineLine(`{"type":"log","level":"info","text":"${'x'.repeat(MAX_LINE_CHARS)}"}`);
+    expect(parsed.ok ? null : parsed.error.params.violation).toBe('line-too-long');
+  });
+
+  it('parses the job line for TypeScript engines', () => {
+    const job = { type: 'job', jobId: 'j1', operation: 'download', input: { url: 'https://x' }, outputDir: '/tmp/j1' } as const;
+    expect(parseJobLine(encodeLine(job).trim())).toEqual({ ok: true, message: job });
+    expect(parseJobLine('{"type":"job","jobId":"j1"}').ok).toBe(false);
+  });
+});
