@@ -8,7 +8,7 @@ import { migrate } from './migrate';
 
 export type Db = Database.Database;
 
-export function openDatabase(file: string, options: { migrateTo?: number } = {}): Db {
+export function openDatabase(file: string, options: { migrateTo?: number; durable?: boolean } = {}): Db {
   if (file !== ':memory:') {
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -23,7 +23,8 @@ export function openDatabase(file: string, options: { migrateTo?: number } = {})
     throw new BacklotError('DATABASE_UNOPENABLE', `Cannot open the database ${file}: ${(e as Error).message}.`);
   }
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  // A simulator's scratch file needs no durability against power loss; the app's library does.
+  db.pragma(options.durable === false ? 'synchronous = OFF' : 'synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, options.migrateTo);

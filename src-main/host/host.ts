@@ -11,6 +11,8 @@ import type { HostEvent } from '../../src-shared/api/contract';
 export interface HostOptions {
   databaseFile: string;
   clock?: Clock;
+  /** false for scratch databases (the simulator): skips fsync, keeps every other guarantee. */
+  durable?: boolean;
 }
 
 export class Host {
@@ -22,7 +24,7 @@ export class Host {
 
   constructor(options: HostOptions) {
     this.clock = options.clock ?? wallClock;
-    this.db = openDatabase(options.databaseFile);
+    this.db = openDatabase(options.databaseFile, { durable: options.durable });
     this.work = new WorkStore(this.db);
     this.library = new LibraryRepository(this.db, this.work);
   }

@@ -1,0 +1,115 @@
+// "The next reachable item for this leaf", answered by the partial indexes on ready work rows
+// (reachable and unclaimed): one indexed probe per (operation, channel group), never a scan of
+// the library. Ties break by item id so a scenario always schedules the same way.
+import type { Db } from '../db/connection';
+import type { OperationId } from '../../src-shared/catalog/operations';
+import type { PolicyOrder } from '../../src-shared/policy/tree';
+import type { Statement } from 'better-sqlite3';
+
+export interface Candidate {
+  operation: OperationId;
+  itemId: string;
+  channelId: string;
+  publishedAt: number;
+  durationS: number;
+  reachableSince: number | null;
+}
+
+type IndexedOrder = Exclude<PolicyOrder, 'heaviest'>;
+
+const COLUMNS = `operation, item_id AS itemId, channel_id AS channelId, published_at AS publishedAt,
+  duration_s AS durationS, reachable_since AS reachableSince`;
+
+const ORDER_SQL: Record<IndexedOrder, string> = {
+  newest: 'published_at DESC, item_id',
+  oldest: 'published_at, item_id',
+  cheapest: 'duration_s, item_id',
+};
+
+/** Per-channel probes are cheapest for a few channels; a long list filters one ordered index walk. */
+const PER_CHANNEL_LIMIT = 8;
+
+export class CandidateQueries {
+  private readonly global: Record<IndexedOrder, Statement>;
+  private readonly perChannel: Record<IndexedOrder, Statement>;
+  private readonly inList: Record<IndexedOrder, Statement>;
+  private readonly reachableByChannel: Statement;
+  private readonly aheadCount: Record<IndexedOrder, Statement>;
+
+  constructor(db: Db) {
+    const make = (order: IndexedOrder, index: string, extra: string) => db.prepare(
+      `SELECT ${COLUMNS} FROM work INDEXED BY ${index}
+        WHERE operation = ? ${extra} AND ready = 1 AND published_at >= ?
+        ORDER BY ${ORDER_SQL[order]} LIMIT 1`);
+    this.global = {
+      newest: make('newest', 'work_ready_newest', ''),
+      oldest: make('oldest', 'work_ready_oldest', ''),
+      cheapest: make('cheapest', 'work_ready_cheapest', ''),
+    };
+    this.perChannel = {
+      newest: make('newest', 'work_ready_ch_newest', 'AND channel_id = ?'),
+      oldest: make('oldest', 'work_ready_ch_oldest', 'AND channel_id = ?'),
+      cheapest: make('cheapest', 'work_ready_ch_cheapest', 'AND channel_id = ?'),
+    };
+    this.inList = {
+      newest: make('newest', 'work_ready_newest', 'AND channel_id IN (SELECT value FROM json_each(?))'),
+      oldest: make('oldest', 'work_ready_oldest', 'AND channel_id IN (SELECT value FROM json_each(?))'),
+      cheapest: make('cheapest', 'work_ready_cheapest', 'AND channel_id IN (SELECT value FROM json_each(?))'),
+    };
+    this.reachableByChannel = db.prepare(
+      `SELECT channel_id AS channelId, SUM(n) AS n FROM work_counts
+        WHERE operation IN (SELECT value FROM json_each(?)) AND state IN ('missing', 'stale') AND n > 0
+        GROUP BY channel_id`);
+    const ahead = (cond: string) => db.prepare(
+      `SELECT COUNT(*) AS n FROM work WHERE operation = ? AND ready = 1 AND published_at >= ?
+         AND (channel_id IN (SELECT value FROM json_each(?)) OR ? IS NULL) AND (${cond})`);
+    this.aheadCount = {
+      newest: ahead('published_at > ?5 OR (published_at = ?5 AND item_id < ?6)'),
+      oldest: ahead('published_at < ?5 OR (published_at = ?5 AND item_id < ?6)'),
+      cheapest: ahead('duration_s < ?5 OR (duration_s = ?5 AND item_id < ?6)'),
+    };
+  }
+
+  /** Best ready item of one operation within a channel set (null = every channel). */
+  best(op: OperationId, channels: readonly string[] | null, order: IndexedOrder, minPublished: number): Candidate | undefined {
+    if (channels === null) return this.global[order].get(op, minPublished) as Candidate | undefined;
+    if (channels.length > PER_CHANNEL_LIMIT) {
+      return this.inList[order].get(op, JSON.stringify(channels), minPublished) as Candidate | undefined;
+    }
+    let best: Candidate | undefined;
+    for (const ch of channels) {
+      const c = this.perChannel[order].get(op, ch, minPublished) as Candidate | undefined;
+      if (c && (!best || compareWithin(order, c, best) < 0)) best = c;
+    }
+    return best;
+  }
+
+  /** Reachable (missing + stale) work per channel over some operations: what "heaviest" ranks by. */
+  reachableCounts(ops: readonly OperationId[]): Map<string, number> {
+    const rows = this.reachableByChannel.all(JSON.stringify(ops)) as { channelId: string; n: number }[];
+    return new Map(rows.map((r) => [r.channelId, r.n]));
+  }
+
+  /** How many ready items of this operation come before `c` in a leaf's order. */
+  countAhead(c: Candidate, channels: readonly string[] | null, order: IndexedOrder, minPublished: number): number {
+    const list = channels === null ? null : JSON.stringify(channels);
+    const key = order === 'cheapest' ? c.durationS : c.publishedAt;
+    const row = this.aheadCount[order].get(c.operation, minPublished, list ?? '[]', list, key, c.itemId) as { n: number };
+    return row.n;
+  }
+}
+
+export function compareWithin(order: IndexedOrder, a: Candidate, b: Candidate): number {
+  switch (order) {
+    case 'newest':
+      return b.publishedAt - a.publishedAt || cmp(a.itemId, b.itemId);
+    case 'oldest':
+      return a.publishedAt - b.publishedAt || cmp(a.itemId, b.itemId);
+    case 'cheapest':
+      return a.durationS - b.durationS || cmp(a.itemId, b.itemId);
+  }
+}
+
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

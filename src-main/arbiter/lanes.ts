@@ -1,0 +1,72 @@
+// Lanes and the engines bound to them. A lane is a queue key with N slots and the scarce
+// resources it contends for; an engine binding says which operation runs on which lane at what
+// expected cost, and whether its preflight passed.
+import type { OperationId, Resource } from '../../src-shared/catalog/operations';
+import { CATALOG } from '../../src-shared/catalog/operations';
+
+export interface LaneConfig {
+  queueKey: string;
+  slots: number;
+  contendsFor: Resource[];
+}
+
+export type Preflight = { ok: true } | { ok: false; code: string; message: string };
+
+export interface EngineBinding {
+  operation: OperationId;
+  engineId: string;
+  lane: string;
+  secondsFixed: number;
+  secondsPerMediaSecond: number;
+  usdFixed: number;
+  usdPerMediaSecond: number;
+  preflight: Preflight;
+}
+
+/** Lanes are filled in this order at every instant; other lanes follow by name. */
+export const LANE_ORDER = ['sync', 'download', 'gpu', 'cpu', 'remote'];
+
+export const DEFAULT_LANES: Record<string, LaneConfig> = {
+  sync: { queueKey: 'sync', slots: 1, contendsFor: ['network'] },
+  download: { queueKey: 'download', slots: 2, contendsFor: ['network', 'disk'] },
+  gpu: { queueKey: 'gpu', slots: 1, contendsFor: ['gpu'] },
+  cpu: { queueKey: 'cpu', slots: 2, contendsFor: ['cpu'] },
+  remote: { queueKey: 'remote', slots: 4, contendsFor: ['spend', 'network'] },
+};
+
+export function sortLanes(keys: Iterable<string>): string[] {
+  const all = [...new Set(keys)];
+  const known = LANE_ORDER.filter((k) => all.includes(k));
+  const rest = all.filter((k) => !LANE_ORDER.includes(k)).sort();
+  return [...known, ...rest];
+}
+
+export function expectedSeconds(b: EngineBinding, durationS: number): number {
+  return b.secondsFixed + b.secondsPerMediaSecond * durationS;
+}
+
+export function expectedUsd(b: EngineBinding, durationS: number): number {
+  return b.usdFixed + b.usdPerMediaSecond * durationS;
+}
+
+/** The project's default engine bindings: the first engine of each operation in the catalog. */
+export const DEFAULT_COSTS: Record<OperationId, { lane: string; secondsFixed: number; secondsPerMediaSecond: number }> = {
+  sync: { lane: 'sync', secondsFixed: 5, secondsPerMediaSecond: 0 },
+  download: { lane: 'download', secondsFixed: 5, secondsPerMediaSecond: 0.02 },
+  transcribe: { lane: 'gpu', secondsFixed: 2, secondsPerMediaSecond: 0.05 },
+  diarize: { lane: 'gpu', secondsFixed: 2, secondsPerMediaSecond: 0.02 },
+  'attribute-voices': { lane: 'cpu', secondsFixed: 1, secondsPerMediaSecond: 0 },
+  'attribute-words': { lane: 'cpu', secondsFixed: 1, secondsPerMediaSecond: 0.001 },
+  digest: { lane: 'cpu', secondsFixed: 5, secondsPerMediaSecond: 0 },
+};
+
+export function defaultBindings(): EngineBinding[] {
+  return CATALOG.map((op) => {
+    const c = DEFAULT_COSTS[op.id];
+    const engine = op.engines.find((e) => e.lane.queueKey === c.lane) ?? op.engines[0];
+    return {
+      operation: op.id, engineId: engine.id, lane: c.lane, secondsFixed: c.secondsFixed,
+      secondsPerMediaSecond: c.secondsPerMediaSecond, usdFixed: 0, usdPerMediaSecond: 0, preflight: { ok: true },
+    };
+  });
+}

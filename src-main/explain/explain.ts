@@ -1,0 +1,118 @@
+// "Why is this not running?" for one (item, operation): its state and ONE reason code with
+// parameters. The state's own reason comes first (a deleted file is MEDIA_GONE even on a paused
+// lane); for reachable work, the first gate or rule that holds it, in the order the arbiter
+// applies them.
+import type { Host } from '../host/host';
+import type { Arbiter } from '../arbiter/arbiter';
+import type { CompiledNode } from '../arbiter/compile-tree';
+import type { Candidate } from '../arbiter/candidates';
+import { isFull } from '../arbiter/select';
+import { itemDependencies, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
+import { assertNever, type WorkState } from '../../src-shared/states/states';
+import { BacklotError } from '../../src-shared/errors';
+import type { WorkRow } from '../work/work-store';
+
+export interface Explanation {
+  item: string;
+  operation: OperationId;
+  state: WorkState;
+  reason: { code: string; params: Record<string, unknown> };
+}
+
+type Reason = Explanation['reason'];
+
+export function explain(host: Host, arbiter: Arbiter, itemId: string, operation: OperationId, now: number): Explanation {
+  const row = host.work.row(operation, itemId);
+  if (!row) {
+    const scope = operationSpec(operation).scope;
+    throw new BacklotError('WORK_NOT_FOUND', scope === 'channel'
+      ? `There is no channel "${itemId}" for ${operation}.`
+      : `There is no item "${itemId}" in the library.`);
+  }
+  return { item: itemId, operation, state: row.state, reason: reasonFor(host, arbiter, row, now) };
+}
+
+function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Reason {
+  const state = row.state;
+  switch (state) {
+    case 'done':
+      return { code: 'DONE', params: {} };
+    case 'missing-input':
+      return missingInputReason(host, row);
+    case 'blocked': {
+      const dep = itemDependencies(operationSpec(row.operation)).find((d) => host.work.row(d, row.item_id)?.state !== 'done');
+      return { code: 'BLOCKED_ON', params: { operation: dep ?? null } };
+    }
+    case 'deferred':
+      switch (row.deferral_kind) {
+        case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until } };
+        case 'failed': return { code: 'FAILED', params: { code: row.deferral_code, attempts: row.attempts } };
+        default: return { code: 'EXCLUDED', params: { code: row.deferral_code } };
+      }
+    case 'missing':
+    case 'stale':
+      return reachableReason(arbiter, row, now);
+    default:
+      return assertNever(state);
+  }
+}
+
+function missingInputReason(host: Host, row: WorkRow): Reason {
+  const channel = host.library.channel(row.channel_id);
+  if (channel?.removed_at !== null && channel?.removed_at !== undefined) return { code: 'SOURCE_GONE', params: { channel: row.channel_id } };
+  return { code: 'MEDIA_GONE', params: {} };
+}
+
+function matches(leaf: CompiledNode, lane: string, row: WorkRow, now: number): boolean {
+  if (leaf.matchesNothing || (leaf.lane !== null && leaf.lane !== lane)) return false;
+  if (leaf.operations !== null && !leaf.operations.has(row.operation)) return false;
+  if (leaf.channels !== null && !leaf.channels.includes(row.channel_id)) return false;
+  if (leaf.publishedWithinS !== null && row.published_at < now - leaf.publishedWithinS) return false;
+  return true;
+}
+
+function reachableReason(arbiter: Arbiter, row: WorkRow, now: number): Reason {
+  if (row.claimed) {
+    const claim = arbiter.claims.get(`${row.operation}\0${row.item_id}`);
+    return { code: 'RUNNING', params: { run: claim?.run_id ?? null } };
+  }
+  const tree = arbiter.tree(now);
+  const lanes = arbiter.laneConfigs().filter((l) => arbiter.bindingsOn(l.queueKey).some((b) => b.operation === row.operation));
+  const reasons: Reason[] = [];
+  for (const lane of lanes) {
+    const leaves = tree.leaves.filter((leaf) => matches(leaf, lane.queueKey, row, now));
+    if (leaves.length === 0) { reasons.push({ code: 'NOT_MATCHED', params: {} }); continue; }
+    const binding = arbiter.bindingsOn(lane.queueKey).find((b) => b.operation === row.operation)!;
+    if (!binding.preflight.ok) { reasons.push({ code: 'PREFLIGHT_FAILED', params: { lane: lane.queueKey, code: binding.preflight.code } }); continue; }
+    const hold = arbiter.laneHold(lane, now);
+    if (hold) { reasons.push(hold); continue; }
+    const disk = arbiter.currentDiskMode();
+    if (operationSpec(row.operation).writesMedia && disk !== 'open') { reasons.push({ code: 'DISK_GATE', params: { mode: disk } }); continue; }
+    const runningIn = arbiter.runningCounter(tree);
+    const memo = new Map<CompiledNode, Candidate | undefined>();
+    const candidateOf = (leaf: CompiledNode) => {
+      if (!memo.has(leaf)) memo.set(leaf, arbiter.leafCandidate(leaf, lane.queueKey, now, disk));
+      return memo.get(leaf);
+    };
+    const busy = arbiter.nonPassiveBusy(tree, lane.queueKey, candidateOf);
+    let held: Reason | null = null;
+    let open: CompiledNode | null = null;
+    for (const leaf of leaves) {
+      let full: CompiledNode | null = null;
+      for (let n: CompiledNode | null = leaf; n; n = n.parent) if (isFull(n, { runningIn })) { full = n; break; }
+      const reason: Reason | null = full ? { code: 'NODE_FULL', params: { node: full.id } }
+        : leaf.passive && busy ? { code: 'PASSIVE_BEHIND', params: { node: leaf.passiveAnchor } } : null;
+      if (!reason) { open = leaf; break; }
+      held ??= reason;
+    }
+    if (!open) { reasons.push(held!); continue; }
+    const free = lane.slots - arbiter.runningOn(lane.queueKey).length;
+    const me: Candidate = { operation: row.operation, itemId: row.item_id, channelId: row.channel_id, publishedAt: row.published_at, durationS: row.duration_s, reachableSince: row.reachable_since };
+    const order = open.order === 'heaviest' ? 'newest' : open.order;
+    const minPublished = open.publishedWithinS === null ? -Number.MAX_VALUE : now - open.publishedWithinS;
+    const ahead = arbiter.candidateCount(me, open.channels, order, minPublished);
+    if (ahead < free) return { code: 'READY', params: { lane: lane.queueKey } };
+    reasons.push({ code: 'LANE_BUSY', params: { ahead } });
+  }
+  return reasons.find((r) => r.code !== 'NOT_MATCHED') ?? { code: 'NOT_MATCHED', params: {} };
+}

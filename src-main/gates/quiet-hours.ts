@@ -1,0 +1,82 @@
+// Quiet hours: per-lane time-of-day windows in which the lane holds (a gate, never a stop). A
+// window may cross midnight ("22:00"-"07:00") and may name weekdays (0 = Sunday). The simulator
+// reads its virtual clock as UTC from time 0; the app reads local time.
+import { BacklotError } from '../../src-shared/errors';
+
+export interface QuietWindow {
+  lane: string;
+  from: string;
+  to: string;
+  days?: number[];
+}
+
+export interface WallTime {
+  /** Seconds since local midnight. */
+  secondsOfDay: number;
+  /** 0 = Sunday. */
+  weekday: number;
+}
+
+export type WallTimeOf = (t: number) => WallTime;
+
+export const utcWallTime: WallTimeOf = (t) => {
+  const d = new Date(t * 1000);
+  return { secondsOfDay: d.getUTCHours() * 3600 + d.getUTCMinutes() * 60 + d.getUTCSeconds() + (t % 1), weekday: d.getUTCDay() };
+};
+
+export const localWallTime: WallTimeOf = (t) => {
+  const d = new Date(t * 1000);
+  return { secondsOfDay: d.getHours() * 3600 + d.getMinutes() * 60 + d.getSeconds(), weekday: d.getDay() };
+};
+
+export function parseClock(text: string, field: string): number {
+  const m = /^(\d{1,2}):(\d{2})$/.exec(text);
+  if (!m || Number(m[1]) > 24 || Number(m[2]) > 59 || (Number(m[1]) === 24 && Number(m[2]) !== 0)) {
+    throw new BacklotError('QUIET_HOURS_INVALID', `${field} must be a time of day like "22:30", got "${text}".`);
+  }
+  return Number(m[1]) * 3600 + Number(m[2]) * 60;
+}
+
+/** If the lane is inside a quiet window at t, the time the window ends; else null. */
+export function quietUntil(windows: readonly QuietWindow[], lane: string, t: number, wall: WallTimeOf): number | null {
+  const { secondsOfDay, weekday } = wall(t);
+  let until: number | null = null;
+  for (const w of windows) {
+    if (w.lane !== lane && w.lane !== '*') continue;
+    const from = parseClock(w.from, 'from');
+    const to = parseClock(w.to, 'to');
+    let inside = false;
+    let endsIn = 0;
+    if (from <= to) {
+      inside = secondsOfDay >= from && secondsOfDay < to && dayOk(w, weekday);
+      endsIn = to - secondsOfDay;
+    } else if (secondsOfDay >= from) {
+      inside = dayOk(w, weekday);
+      endsIn = 86400 - secondsOfDay + to;
+    } else if (secondsOfDay < to) {
+      inside = dayOk(w, (weekday + 6) % 7);
+      endsIn = to - secondsOfDay;
+    }
+    if (inside) until = Math.max(until ?? 0, t + endsIn);
+  }
+  return until;
+}
+
+/** The next instant after t at which some window of the lane opens or closes (for the timer). */
+export function nextQuietBoundary(windows: readonly QuietWindow[], lane: string, t: number, wall: WallTimeOf): number | null {
+  const { secondsOfDay } = wall(t);
+  let next: number | null = null;
+  for (const w of windows) {
+    if (w.lane !== lane && w.lane !== '*') continue;
+    for (const edge of [parseClock(w.from, 'from'), parseClock(w.to, 'to')]) {
+      let delta = edge - secondsOfDay;
+      if (delta <= 0) delta += 86400;
+      if (next === null || t + delta < next) next = t + delta;
+    }
+  }
+  return next;
+}
+
+function dayOk(w: QuietWindow, weekday: number): boolean {
+  return !w.days || w.days.includes(weekday);
+}

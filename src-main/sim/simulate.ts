@@ -1,0 +1,340 @@
+// `backlot sim` as a library function: the real host, arbiter, pools, gates, tree and SQLite file
+// under a virtual clock, with the simulated world around them. At one instant, ends are handled
+// before events and events before starts; `restart` really closes the database and builds the host
+// again from it. The CLI and the UI's what-if preview are thin callers of this.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Host } from '../host/host';
+import { VirtualClock } from '../host/clock';
+import { Arbiter, type ArbiterConfig, type RunningUnit } from '../arbiter/arbiter';
+import { DEFAULT_COSTS, type EngineBinding, type LaneConfig } from '../arbiter/lanes';
+import { utcWallTime } from '../gates/quiet-hours';
+import { explain } from '../explain/explain';
+import { CATALOG, type OperationId } from '../../src-shared/catalog/operations';
+import { countKey, emptyCounts, type StateCounts, type WorkState } from '../../src-shared/states/states';
+import { defaultPolicyTree } from '../../src-shared/policy/default-tree';
+import { leavesOf, type PolicyNode } from '../../src-shared/policy/tree';
+import { generateCorpus } from '../../src-shared/corpus/generate';
+import { engineList, type Scenario, type ScenarioEvent, type ScenarioItem } from './scenario';
+import { SimWorld } from './world';
+import { ITEM_OPERATION_IDS, SimMetrics, round } from './metrics';
+
+export type TraceEvent = Record<string, unknown>;
+
+export interface SimOutput {
+  trace?: TraceEvent[];
+  metrics: {
+    end: number;
+    lanes: Record<string, { slots: number; busyS: number; utilization: number }>;
+    nodes: Record<string, { starts: number; busyS: number }>;
+    latency: Record<string, { count: number; p50: number; p95: number; max: number }>;
+    states: Record<string, StateCounts>;
+    runs: number;
+    picks: number;
+    restarts: number;
+    wallMs: number;
+  };
+}
+
+export interface SimOptions {
+  /** Where the temporary database goes (default: a fresh folder under the OS temp dir, removed after). */
+  dir?: string;
+  /** Called with the wall time of every pick, for the benchmark's latency percentiles. */
+  onPickMs?: (ms: number) => void;
+}
+
+function bindingsFor(s: Scenario): EngineBinding[] {
+  const out: EngineBinding[] = [];
+  for (const op of CATALOG) {
+    const list = engineList(s.engines[op.id]) ?? [{ lane: DEFAULT_COSTS[op.id].lane, secondsFixed: DEFAULT_COSTS[op.id].secondsFixed, secondsPerMediaSecond: DEFAULT_COSTS[op.id].secondsPerMediaSecond }];
+    for (const e of list) {
+      const engine = op.engines.find((x) => x.lane.queueKey === e.lane) ?? op.engines[0];
+      out.push({
+        operation: op.id, engineId: engine.id, lane: e.lane,
+        secondsFixed: e.secondsFixed ?? 0, secondsPerMediaSecond: e.secondsPerMediaSecond ?? 0,
+        usdFixed: e.usdPerItem ?? 0, usdPerMediaSecond: e.usdPerMediaSecond ?? 0,
+        preflight: e.preflight ? { ok: false, code: e.preflight, message: `The ${engine.id} engine's preflight failed: ${e.preflight}.` } : { ok: true },
+      });
+    }
+  }
+  return out;
+}
+
+export function simulate(s: Scenario, options: SimOptions = {}): SimOutput {
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-sim-'));
+  const file = path.join(dir, 'sim.sqlite');
+  try {
+    return new Simulation(s, file, options).run();
+  } finally {
+    if (!options.dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+class Simulation {
+  private readonly clock = new VirtualClock(0);
+  private readonly world: SimWorld;
+  private readonly lanes: LaneConfig[];
+  private readonly laneIndex: (lane: string) => number;
+  private readonly config: ArbiterConfig;
+  private readonly metrics: SimMetrics;
+  private readonly trace: TraceEvent[] | null;
+  private host!: Host;
+  private arbiter!: Arbiter;
+  private t = 0;
+  private picks = 0;
+  private restarts = 0;
+  private readonly durations = new Map<string, number>();
+
+  constructor(private readonly s: Scenario, private readonly file: string, private readonly options: SimOptions) {
+    this.world = new SimWorld(s.disk ? s.disk.freeBytes : null, s.failures);
+    this.lanes = s.laneOrder.map((k) => ({ queueKey: k, slots: s.lanes[k].slots, contendsFor: s.lanes[k].contendsFor }));
+    this.laneIndex = (lane) => s.laneOrder.indexOf(lane);
+    this.config = {
+      lanes: this.lanes,
+      bindings: bindingsFor(s),
+      retry: s.settings.retry,
+      disk: s.disk ? { probe: this.world, thresholds: s.settings.diskGate, bytesPerMediaSecond: s.disk.downloadBytesPerMediaSecond } : null,
+      spendCapUsd: s.settings.spendCapUsd,
+      spendWindowStart: () => -Number.MAX_VALUE,
+      quietHours: s.settings.quietHours,
+      wallTime: utcWallTime,
+      leaseS: 60,
+      actor: 'sim',
+    };
+    this.metrics = new SimMetrics(s.laneOrder);
+    this.trace = s.trace ? [] : null;
+    this.world.onStart = (unit, endAt) => this.onStart(unit, endAt);
+  }
+
+  run(): SimOutput {
+    this.boot(true);
+    const wallStart = performance.now();
+    const events = this.s.events.map((e, i) => ({ e, i })).sort((a, b) => a.e.at - b.e.at || a.i - b.i);
+    let nextEvent = 0;
+    const until = this.s.until;
+    let end = 0;
+    this.host.db.exec('BEGIN');
+    for (;;) {
+      const t = this.t;
+      this.clock.set(t);
+      this.world.now = t;
+      for (const f of this.world.endingAt(t, this.laneIndex)) this.end(f.unit);
+      while (nextEvent < events.length && events[nextEvent].e.at === t) this.apply(events[nextEvent++].e, events[nextEvent - 1].i);
+      this.arbiter.advance(t);
+      const stopping = until !== undefined && t >= until;
+      if (!stopping) this.fill(t);
+      this.host.db.exec('COMMIT');
+      if (stopping) { end = until; break; }
+      const next = this.nextInstant(events[nextEvent]?.e.at ?? null);
+      if (next === null && until === undefined) { end = t; break; }
+      const stepTo = until !== undefined ? Math.min(next ?? until, until) : next!;
+      this.account(t, stepTo);
+      this.t = stepTo;
+      this.host.db.exec('BEGIN');
+    }
+    for (const f of this.world.inFlight.values()) this.metrics.busy(f.unit.lane, f.unit.nodeId, end - f.unit.startedAt);
+    const wallMs = Math.round(performance.now() - wallStart);
+    const out: SimOutput = {
+      ...(this.trace ? { trace: this.trace } : {}),
+      metrics: {
+        end,
+        lanes: this.metrics.lanes((lane) => this.s.lanes[lane].slots),
+        nodes: this.metrics.nodes(),
+        latency: this.metrics.latencies(),
+        states: this.states(),
+        runs: this.arbiter.runs.count(),
+        picks: this.picks,
+        restarts: this.restarts,
+        wallMs,
+      },
+    };
+    this.host.close();
+    return out;
+  }
+
+  private boot(first: boolean): void {
+    this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false });
+    this.arbiter = new Arbiter(this.host, this.config, this.world);
+    if (first) {
+      this.host.transaction(() => this.seed());
+    } else {
+      this.host.transaction(() => this.arbiter.startupSweep(this.t));
+    }
+    this.metrics.addLeaves(leavesOf(this.arbiter.treeStore.current()!.tree).map((n) => n.id));
+  }
+
+  private seed(): void {
+    const lib = this.host.library;
+    const addChannel = (id: string, platform: string, syncIntervalS: number | null) =>
+      lib.addChannel({ id, kind: 'platform', platform, title: id, source: `sim:${id}`, syncIntervalS, lastSyncAt: 0 }, 0);
+    const addItem = (channelId: string, it: { id: string; publishedAt: number; durationS: number; have: readonly OperationId[]; title?: string }) => {
+      const local = it.have.includes('download');
+      lib.addItem({ id: it.id, channel_id: channelId, external_id: it.id, title: it.title ?? it.id, published_at: it.publishedAt,
+        duration_s: it.durationS, fingerprint: it.id, media_state: local ? 'local' : 'remote' }, 0, it.have);
+      this.durations.set(it.id, it.durationS);
+    };
+    for (const c of this.s.channels) {
+      addChannel(c.id, c.platform, c.syncIntervalS ?? null);
+      for (const it of c.items) addItem(c.id, it);
+    }
+    if (this.s.generate) {
+      const g = this.s.generate;
+      for (const c of generateCorpus({ seed: g.seed, channels: g.channels, items: g.items, durationS: g.durationS, have: g.have })) {
+        addChannel(c.id, c.platform, null);
+        for (const it of c.items) addItem(c.id, it);
+      }
+    }
+    this.arbiter.setTree(this.s.tree ?? defaultPolicyTree(), 0);
+  }
+
+  private onStart(unit: RunningUnit, endAt: number): void {
+    this.picks++;
+    this.metrics.started(unit.nodeId, unit.operation, unit.reachableSince === null ? 0 : round(this.t - unit.reachableSince));
+    this.trace?.push({
+      t: this.t, event: 'start', lane: unit.lane, slot: unit.slot, operation: unit.operation, channel: unit.channelId,
+      ...(unit.operation === 'sync' ? {} : { item: unit.itemId }), node: unit.nodeId, run: unit.runId, endsAt: endAt,
+    });
+  }
+
+  private fill(t: number): void {
+    if (this.options.onPickMs) {
+      const t0 = performance.now();
+      const n = this.picks;
+      this.arbiter.fill(t);
+      const made = this.picks - n;
+      if (made > 0) {
+        const each = (performance.now() - t0) / made;
+        for (let i = 0; i < made; i++) this.options.onPickMs(each);
+      }
+    } else {
+      this.arbiter.fill(t);
+    }
+  }
+
+  private end(unit: RunningUnit): void {
+    this.world.inFlight.delete(unit.key);
+    const code = this.world.failureFor(unit);
+    const t = this.t;
+    if (code === null) {
+      this.arbiter.complete(unit, { outcome: 'done' }, t);
+      if (unit.operation === 'download' && this.world.free !== null) this.world.free -= unit.reservedBytes;
+    } else {
+      this.arbiter.complete(unit, { outcome: 'failed', code }, t);
+    }
+    this.metrics.busy(unit.lane, unit.nodeId, t - unit.startedAt);
+    this.trace?.push({
+      t, event: 'end', lane: unit.lane, slot: unit.slot, operation: unit.operation, channel: unit.channelId,
+      ...(unit.operation === 'sync' ? {} : { item: unit.itemId }), run: unit.runId,
+      outcome: code === null ? 'done' : 'failed', ...(code === null ? {} : { code }),
+    });
+  }
+
+  private apply(e: ScenarioEvent & { tree?: unknown }, index: number): void {
+    const t = this.t;
+    switch (e.type) {
+      case 'item': {
+        const it: ScenarioItem = e.item;
+        this.host.library.addItem({ id: it.id, channel_id: e.channel, external_id: it.id, title: it.title ?? it.id, published_at: it.publishedAt,
+          duration_s: it.durationS, fingerprint: it.id, media_state: it.have.includes('download') ? 'local' : 'remote' }, t, it.have);
+        this.durations.set(it.id, it.durationS);
+        return;
+      }
+      case 'pause':
+      case 'resume':
+        this.arbiter.holds.setPaused(e.lane ?? '*', e.type === 'pause', t, 'sim');
+        return;
+      case 'diskFree':
+        this.world.free = e.bytes;
+        return;
+      case 'tree':
+        this.arbiter.setTree(e.tree, t);
+        this.metrics.addLeaves(leavesOf(e.tree as PolicyNode).map((n) => n.id));
+        return;
+      case 'restart':
+        this.restart();
+        return;
+      case 'deleteMedia': {
+        const item = this.host.library.item(e.item);
+        if (!item) return;
+        if (item.media_state === 'local' && this.world.free !== null && this.s.disk) {
+          this.world.free += this.s.disk.downloadBytesPerMediaSecond * (item.duration_s ?? 0);
+        }
+        this.host.library.markMediaGone(e.item, t);
+        return;
+      }
+      case 'explain': {
+        const x = explain(this.host, this.arbiter, e.item, e.operation, t);
+        this.trace?.push({ t, event: 'explain', item: e.item, operation: e.operation, state: x.state, reason: x.reason });
+        return;
+      }
+      default: {
+        const never: never = e;
+        throw new Error(`unhandled event ${index}: ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /** The host dies: running work ends interrupted, and a new host is built from the file alone. */
+  private restart(): void {
+    const t = this.t;
+    const running = [...this.world.inFlight.values()].sort((a, b) => this.laneIndex(a.unit.lane) - this.laneIndex(b.unit.lane) || a.unit.slot - b.unit.slot);
+    for (const f of running) {
+      this.metrics.busy(f.unit.lane, f.unit.nodeId, t - f.unit.startedAt);
+      this.trace?.push({
+        t, event: 'end', lane: f.unit.lane, slot: f.unit.slot, operation: f.unit.operation, channel: f.unit.channelId,
+        ...(f.unit.operation === 'sync' ? {} : { item: f.unit.itemId }), run: f.unit.runId, outcome: 'interrupted',
+      });
+    }
+    this.world.inFlight.clear();
+    this.host.db.exec('COMMIT');
+    this.host.close();
+    this.restarts++;
+    this.boot(false);
+    this.host.db.exec('BEGIN');
+  }
+
+  /**
+   * The next instant at which anything can happen. Without `until`, periodic syncs alone do not
+   * keep the simulation going (it would never end); neither does work held by a gate that no event
+   * or timer will release.
+   */
+  private nextInstant(nextEventAt: number | null): number | null {
+    const t = this.t;
+    const candidates: number[] = [];
+    const end = this.world.nextEnd();
+    if (end !== null) candidates.push(end);
+    if (nextEventAt !== null) candidates.push(nextEventAt);
+    const backoff = this.arbiter.nextBackoff(t);
+    if (backoff !== null) candidates.push(backoff);
+    const live = candidates.length > 0 || this.s.until !== undefined;
+    if (live) {
+      const stale = this.arbiter.nextStale(t);
+      if (stale !== null) candidates.push(stale);
+    }
+    const quiet = this.arbiter.nextQuietBoundary(t);
+    if (quiet !== null && (live || this.quietHoldsWork(t))) candidates.push(quiet);
+    return candidates.length === 0 ? null : Math.min(...candidates);
+  }
+
+  private quietHoldsWork(t: number): boolean {
+    return this.arbiter.laneConfigs().some((l) => this.arbiter.laneHold(l, t)?.code === 'QUIET_HOURS' && this.arbiter.hasMatchedWork(l.queueKey, t));
+  }
+
+  /** Utilization's denominator: time in which a lane had matched reachable or running work. */
+  private account(from: number, to: number): void {
+    if (to <= from) return;
+    for (const lane of this.lanes) {
+      const active = this.arbiter.runningOn(lane.queueKey).length > 0 || this.arbiter.hasMatchedWork(lane.queueKey, from);
+      if (active) this.metrics.active(lane.queueKey, to - from);
+    }
+  }
+
+  private states(): Record<string, StateCounts> {
+    const out: Record<string, StateCounts> = {};
+    for (const op of ITEM_OPERATION_IDS) out[op] = emptyCounts();
+    const rows = this.host.db.prepare('SELECT operation, state, SUM(n) AS n FROM work_counts GROUP BY operation, state').all() as { operation: OperationId; state: WorkState; n: number }[];
+    for (const r of rows) if (out[r.operation]) out[r.operation][countKey(r.state)] += r.n;
+    return out;
+  }
+}
