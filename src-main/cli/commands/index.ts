@@ -2,6 +2,7 @@
 import { settingsCommand } from './settings';
 import { runsCommand, logsCommand } from './runs';
 import { retryCommand } from './retry';
+import { serveCommand } from './serve';
 export interface Command {
   name: string;
   summary: string;
@@ -14,6 +15,7 @@ export const COMMANDS: Command[] = [
   runsCommand,
   logsCommand,
   retryCommand,
+  serveCommand,
 ];
 
 export function printHelp(): void {

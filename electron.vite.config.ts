@@ -1,0 +1,29 @@
+// Builds the desktop app's three parts: main (the host), the preload bridge and the renderer.
+// Runs without the Electron binary (it only reads Electron's version), so CI builds the window too.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'electron-vite';
+import { rendererOptions } from './vite.renderer.config';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: here('./out/main'),
+      // The native SQLite binding is loaded from node_modules at run time, never bundled.
+      externalizeDeps: { include: ['better-sqlite3'] },
+      rollupOptions: { input: { index: here('./src-main/index.ts') }, external: ['better-sqlite3'] },
+    },
+  },
+  preload: {
+    build: {
+      outDir: here('./out/preload'),
+      // A sandboxed preload must be CommonJS, whatever the package's module type says.
+      rollupOptions: {
+        input: { index: here('./src-main/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: rendererOptions,
+});

@@ -1,0 +1,51 @@
+// `backlot serve`: the headless shell on 127.0.0.1, for a browser on this machine (or through an
+// ssh tunnel). Prints one line, the URL with its token, and runs until SIGINT or SIGTERM.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from './index';
+import { CliUsageError, parseCommandArgs } from '../args';
+import { databaseFile } from '../data-dir';
+import { DEFAULT_RENDERER_DIR, startHeadlessApp } from '../../shells/headless/start';
+
+const USAGE = 'serve [--data DIR] [--port N] [--token T]';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Serve the app and its API on 127.0.0.1 for a browser (headless).',
+  usage: USAGE,
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(args, {
+      data: { type: 'string' }, port: { type: 'string' }, token: { type: 'string' },
+    }, USAGE);
+    if (positionals.length > 0) throw new CliUsageError(`serve takes no arguments, got "${positionals[0]}". Usage: ${USAGE}`);
+
+    if (!fs.existsSync(path.join(DEFAULT_RENDERER_DIR, 'index.html'))) {
+      process.stderr.write('backlot: the window is not built yet; run "npx electron-vite build" first (the API works meanwhile).\n');
+    }
+    const app = await startHeadlessApp({
+      databaseFile: databaseFile(values.data),
+      port: portFlag(values.port),
+      token: values.token,
+    });
+    process.stdout.write(`Backlot is serving at ${app.server.url}\n`);
+
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await app.stop();
+    return 0;
+  },
+};
+
+function portFlag(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new CliUsageError(`--port must be a whole number from 0 to 65535, got "${value}".`);
+  return n;
+}

@@ -1,0 +1,4 @@
+// The IPC channel names the main process and the preload bridge share. One place, so the two
+// sides cannot drift apart by a typo.
+export const API_CHANNEL = 'backlot:api';
+export const EVENT_CHANNEL = 'backlot:event';

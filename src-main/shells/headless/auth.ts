@@ -1,0 +1,28 @@
+// The headless shell's one credential: a random token the `serve` command prints in its URL.
+// Anything on this machine can reach 127.0.0.1, so every API and event request must carry it.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+export function generateToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** The token a request carries: `Authorization: Bearer <t>`, else `?token=<t>` when allowed. */
+export function presentedToken(req: IncomingMessage, url: URL, allowQuery: boolean): string | null {
+  const header = req.headers.authorization;
+  if (typeof header === 'string') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (m) return m[1];
+  }
+  return allowQuery ? url.searchParams.get('token') : null;
+}
+
+/** Constant-time, so the token cannot be guessed a byte at a time from response timings. */
+export function tokenMatches(expected: string, presented: string | null): boolean {
+  if (presented === null) return false;
+  const a = Buffer.from(expected, 'utf8');
+  const b = Buffer.from(presented, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export const UNAUTHORIZED_MESSAGE = 'This request needs the token that "backlot serve" printed with its URL.';

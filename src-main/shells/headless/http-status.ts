@@ -1,0 +1,15 @@
+// Which HTTP status carries which API error code. The body is always `{code, message}`; the
+// status is for proxies, logs and curl users, the window reads the code.
+const STATUS: Record<string, number> = {
+  UNAUTHORIZED: 401,
+  INVALID_REQUEST: 400,
+  UNKNOWN_METHOD: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  INTERNAL: 500,
+  NOT_AVAILABLE: 501,
+};
+
+export function httpStatusFor(code: string): number {
+  return STATUS[code] ?? (code.endsWith('_NOT_FOUND') ? 404 : 422);
+}

@@ -1,0 +1,15 @@
+// What a shell hands the window: one call per contract method and a stream of host events. The
+// Electron preload and the renderer's HTTP client both produce exactly this shape, so the app
+// above them cannot tell which shell it runs in.
+import type { ApiErrorDto, ApiMethod, ApiRequest, ApiResponse, HostEvent } from './contract';
+
+/** A call's outcome as data: errors cross IPC and HTTP intact only as plain objects. */
+export type ApiOutcome<M extends ApiMethod> =
+  | { ok: true; result: ApiResponse<M> }
+  | { ok: false; error: ApiErrorDto };
+
+export interface BacklotBridge {
+  call<M extends ApiMethod>(method: M, payload: ApiRequest<M>): Promise<ApiOutcome<M>>;
+  /** Returns the function that stops listening. */
+  onEvent(listener: (event: HostEvent) => void): () => void;
+}

@@ -1,0 +1,207 @@
+// The headless shell end to end at the HTTP level: the token guards every API call and the event
+// socket, calls round-trip to a real SQLite library, events arrive, and it listens on loopback only.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startHeadlessApp, type HeadlessApp } from '../../src-main/shells/headless/start';
+import { startHeadlessServer } from '../../src-main/shells/headless/server';
+import { createHandlers } from '../../src-main/api/handlers';
+import { createFixtureLibrary, FIXTURE_CHANNEL, type FixtureLibrary } from './library-fixture';
+
+const TOKEN = 'test-token-0123456789';
+let lib: FixtureLibrary;
+let rendererRoot: string;
+let rendererDir: string;
+let app: HeadlessApp;
+let base: string;
+
+beforeAll(async () => {
+  lib = createFixtureLibrary(2);
+  // A file right next to the renderer folder, which no URL may reach.
+  rendererRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-renderer-'));
+  rendererDir = path.join(rendererRoot, 'renderer');
+  fs.mkdirSync(rendererDir);
+  fs.writeFileSync(path.join(rendererRoot, 'secret.txt'), 'secret');
+  fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Backlot</title>');
+  fs.mkdirSync(path.join(rendererDir, 'assets'));
+  fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  app = await startHeadlessApp({ databaseFile: lib.databaseFile, port: 0, token: TOKEN, rendererDir });
+  base = `http://127.0.0.1:${app.server.port}`;
+});
+
+afterAll(async () => {
+  await app?.stop();
+  lib?.remove();
+  fs.rmSync(rendererRoot, { recursive: true, force: true });
+});
+
+const auth = { Authorization: `Bearer ${TOKEN}` };
+const post = (method: string, body: unknown, headers: Record<string, string> = auth) =>
+  fetch(`${base}/api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+describe('token', () => {
+  it.each([
+    ['no token', {}],
+    ['a wrong token', { Authorization: 'Bearer wrong-token-0123456789' }],
+    ['a token of another scheme', { Authorization: `Basic ${TOKEN}` }],
+  ])('refuses an API call with %s: 401 {code, message}', async (_label, headers) => {
+    const res = await post('library.list', {}, headers);
+    expect(res.status).toBe(401);
+    const body = await res.json();
+    expect(body).toEqual({ code: 'UNAUTHORIZED', message: expect.stringContaining('token') });
+  });
+
+  it('does not take the token from the query string for API calls (that is for the page load)', async () => {
+    const res = await fetch(`${base}/api/library.list?token=${TOKEN}`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(401);
+  });
+
+  it('prints a URL that carries the token to the page', () => {
+    expect(app.server.url).toBe(`${base}/?token=${TOKEN}`);
+  });
+});
+
+describe('API round trip against the SQLite library', () => {
+  it('library.list', async () => {
+    const res = await post('library.list', {});
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ channels: [expect.objectContaining({ id: FIXTURE_CHANNEL.id, title: FIXTURE_CHANNEL.title, items: 2 })] });
+  });
+
+  it('snapshot.get', async () => {
+    const res = await post('snapshot.get', { channel: FIXTURE_CHANNEL.id });
+    const body = await res.json() as { channels: { operations: Record<string, Record<string, number>> }[] };
+    expect(body.channels[0].operations.download).toEqual({ done: 2, missing: 0, stale: 0, missingInput: 0, deferred: 0, blocked: 0 });
+  });
+
+  it('maps refusals to statuses with {code, message} bodies', async () => {
+    const cases: [Promise<Response>, number, string][] = [
+      [post('snapshot.get', { channel: 'nope' }), 404, 'CHANNEL_NOT_FOUND'],
+      [post('snapshot.get', { channel: 7 }), 400, 'INVALID_REQUEST'],
+      [post('no.such', {}), 404, 'UNKNOWN_METHOD'],
+      [post('library.add', { source: '/x' }), 501, 'NOT_AVAILABLE'],
+      [fetch(`${base}/api/library.list`, { method: 'POST', headers: auth, body: '{not json' }), 400, 'INVALID_REQUEST'],
+      [fetch(`${base}/api/library.list`, { headers: auth }), 405, 'METHOD_NOT_ALLOWED'],
+      [fetch(`${base}/api/library.list`, { method: 'POST', headers: auth, body: 'x'.repeat(1024 * 1024 + 1) }), 413, 'PAYLOAD_TOO_LARGE'],
+    ];
+    for (const [request, status, code] of cases) {
+      const res = await request;
+      const body = await res.json() as { code: string; message: string };
+      expect({ status: res.status, code: body.code }).toEqual({ status, code });
+      expect(Object.keys(body).sort()).toEqual(['code', 'message']);
+    }
+  });
+
+  it('accepts an empty body as an empty request', async () => {
+    const res = await fetch(`${base}/api/library.list`, { method: 'POST', headers: auth });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('events WebSocket', () => {
+  const open = (url: string, headers: Record<string, string> = {}) => new Promise<WebSocket>((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error('refused'), { status: res.statusCode })));
+    ws.once('error', reject);
+  });
+  const wsBase = () => base.replace('http:', 'ws:');
+
+  it('delivers a host event to a socket that carries the token in the query', async () => {
+    const ws = await open(`${wsBase()}/events?token=${TOKEN}`);
+    const message = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
+    app.host.emit('snapshot-changed');
+    expect(JSON.parse(await message)).toEqual({ event: 'snapshot-changed' });
+    ws.close();
+  });
+
+  it('accepts the Bearer header too', async () => {
+    const ws = await open(`${wsBase()}/events`, auth);
+    const message = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
+    app.host.emit('lanes-changed');
+    expect(JSON.parse(await message)).toEqual({ event: 'lanes-changed' });
+    ws.close();
+  });
+
+  it('refuses a socket without the token, or with a wrong one, with 401', async () => {
+    await expect(open(`${wsBase()}/events`)).rejects.toMatchObject({ status: 401 });
+    await expect(open(`${wsBase()}/events?token=nope-nope-nope`)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('refuses any other socket path', async () => {
+    await expect(open(`${wsBase()}/other?token=${TOKEN}`)).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('static renderer', () => {
+  const rawGet = (p: string) => new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port: app.server.port, path: p }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => { body += c.toString(); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    }).on('error', reject);
+  });
+
+  it('serves index.html for / (with the token in the query) and never leaks it as a referrer', async () => {
+    const res = await rawGet(`/?token=${TOKEN}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('<title>Backlot</title>');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('serves assets with their type', async () => {
+    const res = await rawGet('/assets/app.js');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it.each(['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/assets/%2e%2e/%2e%2e/secret.txt', '/..%5csecret.txt', '/%00'])(
+    'never serves outside the renderer folder: %s', async (p) => {
+      const res = await rawGet(p);
+      expect(res.status).toBe(404);
+      expect(res.body).not.toContain('secret');
+    });
+
+  it('says how to build the window when it is not built', async () => {
+    const server = await startHeadlessServer({
+      handlers: createHandlers(app.host), subscribe: () => () => undefined,
+      rendererDir: path.join(rendererDir, 'missing'), token: TOKEN,
+    });
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}/`);
+      expect(res.status).toBe(503);
+      expect(await res.text()).toMatch(/electron-vite build/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('loopback only', () => {
+  it('listens on 127.0.0.1', () => {
+    expect(app.server.hostname).toBe('127.0.0.1');
+  });
+
+  it.each(['0.0.0.0', '::', '192.168.1.10', 'localhost', 'example.com'])('refuses to bind to %s', async (hostname) => {
+    await expect(startHeadlessServer({
+      handlers: createHandlers(app.host), subscribe: () => () => undefined, rendererDir, hostname,
+    })).rejects.toMatchObject({ code: 'NOT_LOOPBACK' });
+  });
+
+  it('cannot be reached on this machine\'s other addresses', async () => {
+    const external = Object.values(os.networkInterfaces()).flat()
+      .filter((a) => a && a.family === 'IPv4' && !a.internal).map((a) => a!.address);
+    for (const address of external) {
+      await expect(fetch(`http://${address}:${app.server.port}/`)).rejects.toThrow();
+    }
+  });
+
+  it('refuses a weak token', async () => {
+    await expect(startHeadlessServer({
+      handlers: createHandlers(app.host), subscribe: () => () => undefined, rendererDir, token: 'abc',
+    })).rejects.toMatchObject({ code: 'WEAK_TOKEN' });
+  });
+});
