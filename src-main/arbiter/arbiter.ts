@@ -57,7 +57,7 @@ export interface Executor {
 }
 
 export type UnitResult =
-  | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null }
+  | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string }
   | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number };
 
 /** A lane-level hold, as explain reports it. */
@@ -92,7 +92,7 @@ export class Arbiter {
   private compiledFor = '';
   private readonly q;
 
-  constructor(private readonly host: Host, readonly config: ArbiterConfig, private readonly executor: Executor) {
+  constructor(private readonly host: Host, private config: ArbiterConfig, private readonly executor: Executor) {
     const db = host.db;
     this.claims = new ClaimStore(db);
     this.runs = new RunWriter(db);
@@ -101,7 +101,7 @@ export class Arbiter {
     this.treeStore = new PolicyTreeStore(db);
     this.candidates = new CandidateQueries(db);
     const order = sortLanes(config.lanes.map((l) => l.queueKey));
-    this.lanes = order.map((k) => config.lanes.find((l) => l.queueKey === k)!);
+    this.lanes = order.map((k) => ({ ...config.lanes.find((l) => l.queueKey === k)! }));
     for (const lane of this.lanes) {
       this.slotUnits.set(lane.queueKey, []);
       this.slotRuns.set(lane.queueKey, []);
@@ -113,8 +113,10 @@ export class Arbiter {
       dueBackoff: db.prepare("SELECT operation, item_id FROM work WHERE deferral_kind = 'backoff' AND deferral_until <= ? AND state = 'deferred'"),
       nextStale: db.prepare("SELECT MIN(stale_at) AS t FROM work WHERE stale_at IS NOT NULL AND state = 'done' AND stale_at > ?"),
       dueStale: db.prepare("SELECT operation, item_id FROM work WHERE stale_at IS NOT NULL AND state = 'done' AND stale_at <= ?"),
-      setOutput: db.prepare(`UPDATE work SET output_fp = ?, output_path = ?, output_bytes = ?, attempts = 0,
+      setOutput: db.prepare(`UPDATE work SET output_fp = ?, output_path = ?, output_bytes = ?, output_job = ?, attempts = 0,
         deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL WHERE operation = ? AND item_id = ?`),
+      setDownloadJob: db.prepare(`UPDATE work SET output_job = ?, output_path = ?, output_bytes = ?, attempts = 0,
+        deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL WHERE operation = 'download' AND item_id = ?`),
       setFailure: db.prepare('UPDATE work SET attempts = ?, deferral_kind = ?, deferral_until = ?, deferral_code = ? WHERE operation = ? AND item_id = ?'),
       itemFingerprint: db.prepare('SELECT fingerprint FROM items WHERE id = ?'),
     };
@@ -157,6 +159,20 @@ export class Arbiter {
       this.compiledFor = stamp;
     }
     return this.compiled;
+  }
+
+  /** Live settings changed (slots, retry, thresholds, cap, quiet hours): takes effect at the next pull. */
+  reconfigure(change: Partial<Omit<ArbiterConfig, 'lanes' | 'bindings'>> & { slots?: Record<string, number> }): void {
+    const { slots, ...rest } = change;
+    this.config = { ...this.config, ...rest };
+    for (const [lane, n] of Object.entries(slots ?? {})) {
+      const l = this.lanes.find((x) => x.queueKey === lane);
+      if (l) l.slots = n;
+    }
+  }
+
+  settings(): Readonly<ArbiterConfig> {
+    return this.config;
   }
 
   laneKeys(): string[] {
@@ -381,7 +397,7 @@ export class Arbiter {
     const usd = result.usd ?? (result.outcome === 'done' ? unit.reservedUsd : 0);
     if (result.outcome === 'done') {
       const bytes = result.bytes ?? unit.reservedBytes;
-      this.commitOutput(unit, result.outputPath ?? null, bytes, now);
+      this.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, now);
       this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now);
     } else {
       this.recordFailure(unit.operation, unit.itemId, result.code, now);
@@ -396,12 +412,13 @@ export class Arbiter {
     return true;
   }
 
-  private commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, now: number): void {
+  private commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, now: number): void {
     switch (unit.operation) {
       case 'sync':
         this.host.library.markSynced(unit.channelId, now);
         return;
       case 'download':
+        this.q.setDownloadJob.run(jobId, outputPath, bytes, unit.itemId);
         this.host.library.markMediaLocal(unit.itemId, outputPath, bytes, now);
         return;
       case 'transcribe':
@@ -411,7 +428,7 @@ export class Arbiter {
       case 'digest': {
         const fp = this.q.itemFingerprint.get(unit.itemId) as { fingerprint: string | null } | undefined;
         const expected = `${this.host.work.operationFingerprint(unit.operation)}:${fp?.fingerprint ?? ''}`;
-        this.q.setOutput.run(expected, outputPath, bytes, unit.operation, unit.itemId);
+        this.q.setOutput.run(expected, outputPath, bytes, jobId, unit.operation, unit.itemId);
         this.host.work.recomputeItem(unit.itemId, now);
         return;
       }

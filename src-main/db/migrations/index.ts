@@ -2,6 +2,7 @@
 import { sql as library } from './001-library';
 import { sql as work } from './002-work';
 import { sql as scheduling } from './003-scheduling';
+import { sql as outputJobs } from './004-output-jobs';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'library', sql: library },
   { version: 2, name: 'work', sql: work },
   { version: 3, name: 'scheduling', sql: scheduling },
+  { version: 4, name: 'output-jobs', sql: outputJobs },
 ];

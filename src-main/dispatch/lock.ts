@@ -1,0 +1,58 @@
+// One dispatcher per database: a lock row with a lease. A second dispatcher is refused with the
+// process that holds it named; a holder that died (its lease lapsed, or its pid is gone on this
+// machine) is taken over.
+import os from 'node:os';
+import type { Db } from '../db/connection';
+import { BacklotError } from '../../src-shared/errors';
+
+export interface LockHolder {
+  owner: string;
+  pid: number;
+  hostname: string;
+  expires_at: number;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class DispatcherLock {
+  private readonly hostname = os.hostname();
+
+  constructor(private readonly db: Db, readonly owner: string, private readonly leaseS = 30, private readonly now = () => Date.now() / 1000) {}
+
+  holder(): LockHolder | undefined {
+    return this.db.prepare('SELECT owner, pid, hostname, expires_at FROM dispatcher_lock WHERE id = 1').get() as LockHolder | undefined;
+  }
+
+  acquire(): void {
+    this.db.transaction(() => {
+      const h = this.holder();
+      const t = this.now();
+      if (h && h.owner !== this.owner && h.expires_at > t) {
+        const sameMachine = h.hostname === this.hostname;
+        const stillThere = sameMachine ? h.pid !== process.pid && alive(h.pid) : true;
+        if (stillThere) {
+          throw new BacklotError('DISPATCHER_RUNNING', `Another Backlot dispatcher (process ${h.pid} on ${h.hostname}) is already running on this library; close it first.`, { pid: h.pid, hostname: h.hostname });
+        }
+      }
+      this.db.prepare(`INSERT INTO dispatcher_lock (id, owner, pid, hostname, expires_at) VALUES (1, ?, ?, ?, ?)
+        ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, hostname = excluded.hostname, expires_at = excluded.expires_at`)
+        .run(this.owner, process.pid, this.hostname, t + this.leaseS);
+    })();
+  }
+
+  /** Extends the lease; false if another dispatcher took the lock over meanwhile. */
+  renew(): boolean {
+    return this.db.prepare('UPDATE dispatcher_lock SET expires_at = ? WHERE id = 1 AND owner = ?').run(this.now() + this.leaseS, this.owner).changes === 1;
+  }
+
+  release(): void {
+    this.db.prepare('DELETE FROM dispatcher_lock WHERE id = 1 AND owner = ?').run(this.owner);
+  }
+}
