@@ -67,6 +67,7 @@ export class LibraryRepository {
       setMedia: db.prepare('UPDATE items SET media_state = ?, media_path = ?, size_bytes = ? WHERE id = ?'),
       setFile: db.prepare('UPDATE items SET fingerprint = ?, size_bytes = ?, mtime_ms = ?, duration_s = ?, media_state = ?, media_path = ? WHERE id = ?'),
       setLastSync: db.prepare('UPDATE channels SET last_sync_at = ? WHERE id = ?'),
+      setSettings: db.prepare('UPDATE channels SET settings_json = ? WHERE id = ?'),
     };
   }
 
@@ -138,5 +139,10 @@ export class LibraryRepository {
   markSynced(channelId: string, at: number): void {
     this.q.setLastSync.run(at, channelId);
     this.work.recomputeChannel(channelId, at);
+  }
+
+  /** Replaces a channel's settings blob (a folder's extensions and recursion, a feed's options). */
+  setChannelSettings(channelId: string, settings: Record<string, unknown>): void {
+    this.q.setSettings.run(JSON.stringify(settings), channelId);
   }
 }

@@ -1,4 +1,7 @@
 // The command table. Each command lives in its own file; this list is the only place they meet.
+import { libraryCommand } from './library';
+import { snapshotCommand } from './snapshot';
+import { benchCommand } from './bench';
 import { settingsCommand } from './settings';
 import { runsCommand, logsCommand } from './runs';
 import { retryCommand } from './retry';
@@ -11,6 +14,9 @@ export interface Command {
 }
 
 export const COMMANDS: Command[] = [
+  libraryCommand,
+  snapshotCommand,
+  benchCommand,
   settingsCommand,
   runsCommand,
   logsCommand,

@@ -1,0 +1,55 @@
+// `backlot bench snapshot`: the issue's figures (snapshot time, reachable-query p99, host memory)
+// on a generated library, printed as JSON for CI and docs/benchmarks.md.
+import { CliUsageError, numberFlag, parseCommandArgs } from '../args';
+import { runSnapshotBench } from '../../bench/snapshot-bench';
+import { measureSnapshot } from '../../bench/snapshot-measure';
+import type { Command } from './index';
+
+const USAGE = 'backlot bench snapshot --items N --channels M [--seed S] [--json]';
+const FLAGS = {
+  items: { type: 'string' },
+  channels: { type: 'string' },
+  seed: { type: 'string' },
+  db: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+function seedOf(value: string | undefined): number {
+  if (value === undefined) return 1;
+  const seed = Number(value);
+  if (!Number.isInteger(seed)) throw new CliUsageError(`--seed must be an integer, got "${value}".`);
+  return seed;
+}
+
+export const benchCommand: Command = {
+  name: 'bench',
+  summary: 'Time the snapshot and the reachable-work query on a generated library',
+  usage: 'bench snapshot --items N --channels M [--seed S] [--json]',
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
+    const [which, ...extra] = positionals;
+    if (extra.length > 0) throw new CliUsageError(`bench takes one benchmark name. Usage: ${USAGE}`);
+    if (which === 'snapshot-host') {
+      // The measuring half, run by `bench snapshot` in a fresh process on the library it built.
+      if (!values.db) throw new CliUsageError('bench snapshot-host needs --db FILE.');
+      process.stdout.write(`${JSON.stringify(measureSnapshot({ databaseFile: values.db, seed: seedOf(values.seed) }))}\n`);
+      return 0;
+    }
+    if (which !== 'snapshot') throw new CliUsageError(`bench knows one benchmark, "snapshot". Usage: ${USAGE}`);
+    const items = Math.floor(numberFlag(values.items, 'items', 78_000));
+    const channels = Math.floor(numberFlag(values.channels, 'channels', 68));
+    const r = runSnapshotBench({ items, channels, seed: seedOf(values.seed) });
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(r)}\n`);
+    } else {
+      process.stdout.write([
+        `${r.items} items in ${r.channels} channels (seed ${r.seed}), built in ${r.loadMs} ms`,
+        `snapshot (counts):    ${r.snapshotMs} ms median`,
+        `snapshot (with ids):  ${r.snapshotWithIdsMs} ms median`,
+        `next reachable item:  p50 ${r.reachableP50Ms} ms, p99 ${r.reachableP99Ms} ms over ${r.reachableQueries} queries`,
+        `host memory (RSS):    ${r.rssMb} MB (builder after loading: ${r.loadRssMb} MB); database ${r.databaseMb} MB`,
+      ].join('\n') + '\n');
+    }
+    return 0;
+  },
+};
