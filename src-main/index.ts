@@ -4,8 +4,7 @@
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DATABASE_FILE_NAME } from './db/connection';
-import { Host } from './host/host';
+import { openApp } from './host/app';
 import { createHandlers } from './api/handlers';
 import { defaultDataDir } from './cli/data-dir';
 import { isBacklotError } from '../src-shared/errors';
@@ -36,15 +35,16 @@ if (!app.requestSingleInstanceLock()) {
 
 const windows = new Set<BrowserWindow>();
 
-function start(): void {
-  const host = new Host({ databaseFile: path.join(app.getPath('userData'), DATABASE_FILE_NAME) });
-  app.on('will-quit', () => host.close());
+async function start(): Promise<void> {
+  const backlot = await openApp({ dataDir: app.getPath('userData'), dispatch: true });
+  const host = backlot.host;
+  app.on('will-quit', () => { void backlot.close(); });
 
   // The window never needs a camera, notifications from the page, or anything else it could ask for.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
 
   ipcMain.handle(API_CHANNEL, createIpcApiHandler({
-    handlers: createHandlers(host),
+    handlers: createHandlers(host, backlot.dispatcher),
     ownWebContentsIds: () => new Set([...windows].map((w) => w.webContents.id)),
     origin,
     onInternalError: (method, error) => console.error(`backlot: internal error in ${method}:`, error),

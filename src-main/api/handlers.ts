@@ -1,40 +1,69 @@
 // The host's implementation of the API contract. Each handler is a thin adapter from a validated
 // request to the host's own modules; the shells never reach past this object.
+import path from 'node:path';
 import type { ApiHandlers, ChannelSummary } from '../../src-shared/api/contract';
-import { BacklotError } from '../../src-shared/errors';
 import type { Host } from '../host/host';
+import type { ChannelRecord } from '../library/repository';
 import { snapshot } from '../work/snapshot';
+import { addSource } from '../library/add-source';
+import { scanFolders } from '../library/folder-scan';
+import { explain } from '../explain/explain';
+import { RunHistory } from '../runs/history';
+import { Dispatcher } from '../dispatch/dispatcher';
+import { laneStatuses, setLanePaused } from '../dispatch/lane-status';
 
-export function createHandlers(host: Host): ApiHandlers {
+export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers {
+  // A host opened without a dispatcher (tests, a reader) still answers explain and lanes from the
+  // database through an arbiter that never dispatches.
+  const d = dispatcher ?? new Dispatcher(host, { dataDir: path.dirname(host.db.name), profile: 'production' });
+  const arbiter = () => d.prepare();
+  const summary = (c: ChannelRecord): ChannelSummary => ({
+    id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.source,
+    items: host.library.itemCounts().get(c.id) ?? 0,
+  });
+  const libraryChanged = async () => {
+    (await arbiter()).libraryChanged();
+    d.wake();
+    host.emit('snapshot-changed');
+  };
+
   return {
-    'library.list': () => {
-      const counts = host.library.itemCounts();
-      const channels: ChannelSummary[] = host.library.channels().map((c) => ({
-        id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.source,
-        items: counts.get(c.id) ?? 0,
-      }));
-      return { channels };
+    'library.list': () => ({ channels: host.library.channels().map(summary) }),
+
+    'library.add': async ({ source, title }) => {
+      const { channel } = await addSource(host, source, { title });
+      await libraryChanged();
+      return { channel: summary(host.library.channel(channel.id) ?? channel) };
+    },
+
+    'library.scan': async ({ channel }) => {
+      const results = await scanFolders(host, { channel });
+      await libraryChanged();
+      return { scanned: results.map((r) => ({ channel: r.channel, added: r.added, changed: r.changed, removed: r.removed })) };
     },
 
     // snapshot() itself refuses an unknown channel with a BacklotError the dispatcher passes on.
     'snapshot.get': ({ channel, ids }) => snapshot(host.db, { channel, ids }),
 
-    ...NOT_WIRED_YET,
+    'explain.get': async ({ item, operation }) => explain(host, await arbiter(), item, operation, host.now()),
+
+    'lanes.list': async () => ({ lanes: laneStatuses(await arbiter(), host.now()) }),
+
+    'lanes.pause': async ({ lane }) => {
+      const a = await arbiter();
+      setLanePaused(a, lane, true, host.now(), 'api');
+      host.emit('lanes-changed');
+      return { lanes: laneStatuses(a, host.now()) };
+    },
+
+    'lanes.resume': async ({ lane }) => {
+      const a = await arbiter();
+      setLanePaused(a, lane, false, host.now(), 'api');
+      d.wake();
+      host.emit('lanes-changed');
+      return { lanes: laneStatuses(a, host.now()) };
+    },
+
+    'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),
   };
 }
-
-// Methods the contract already names but this build does not serve yet. The lead wires each one
-// by moving it out of this table into createHandlers; until then a caller gets a clear refusal.
-const notAvailable = (method: string) => (): never => {
-  throw new BacklotError('NOT_AVAILABLE', `${method} is not available in this build yet.`, { method });
-};
-
-const NOT_WIRED_YET: Omit<ApiHandlers, 'library.list' | 'snapshot.get'> = {
-  'library.add': notAvailable('library.add'),
-  'library.scan': notAvailable('library.scan'),
-  'explain.get': notAvailable('explain.get'),
-  'lanes.list': notAvailable('lanes.list'),
-  'lanes.pause': notAvailable('lanes.pause'),
-  'lanes.resume': notAvailable('lanes.resume'),
-  'runs.list': notAvailable('runs.list'),
-};

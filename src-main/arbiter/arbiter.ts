@@ -281,7 +281,7 @@ export class Arbiter {
   }
 
   /** Units running per choosing leaf, summed over a subtree. */
-  runningCounter(tree: CompiledTree): (node: CompiledNode) => number {
+  runningCounter(): (node: CompiledNode) => number {
     const byLeaf = this.claims.runningByNode();
     const memo = new Map<CompiledNode, number>();
     const count = (node: CompiledNode): number => {
@@ -338,7 +338,7 @@ export class Arbiter {
     const picked = select({
       tree,
       candidateOf,
-      runningIn: this.runningCounter(tree),
+      runningIn: this.runningCounter(),
       nonPassiveBusy: this.nonPassiveBusy(tree, lane.queueKey, candidateOf),
       fairness: this.fairness,
     });

@@ -32,6 +32,10 @@ const PRUNE_EVERY_MS = 6 * 3600_000;
 
 export class Dispatcher {
   arbiter!: Arbiter;
+
+  isDispatching(): boolean {
+    return this.dispatching;
+  }
   readonly settings: SettingsStore;
   private readonly lock: DispatcherLock;
   private executor!: EngineExecutor;
@@ -40,6 +44,7 @@ export class Dispatcher {
   private timer: NodeJS.Timeout | null = null;
   private readonly intervals: NodeJS.Timeout[] = [];
   private stopped = false;
+  private dispatching = false;
   private unsubscribe: (() => void) | null = null;
   startedAt = 0;
 
@@ -49,9 +54,12 @@ export class Dispatcher {
     this.disk = new SystemDiskProbe(options.dataDir);
   }
 
-  /** Takes the lock, sweeps what a dead process left, and starts dispatching. */
-  async start(): Promise<{ interruptedRuns: number; releasedClaims: number }> {
-    this.lock.acquire();
+  /**
+   * Builds the arbiter over the database without dispatching: what a reader (explain, lanes,
+   * the CLI) needs. Idempotent.
+   */
+  async prepare(): Promise<Arbiter> {
+    if (this.arbiter) return this.arbiter;
     const gpu = this.options.gpu ?? await detectGpus();
     const registry = createEngineRegistry(this.options.profile, gpu, this.options.test);
     this.executor = new EngineExecutor(registry, this.options.dataDir, {
@@ -60,12 +68,20 @@ export class Dispatcher {
       log: (unit, level, text) => this.arbiter.runs.log(unit.runId, this.host.now(), level, text),
       stallTimeoutMs: () => this.settings.get('engines.stallTimeoutS') * 1000,
     });
+    await this.disk.refresh();
     this.arbiter = new Arbiter(this.host, this.config(this.settings.values(), registry.bindings, gpu), this.executor);
+    return this.arbiter;
+  }
+
+  /** Takes the lock, sweeps what a dead process left, and starts dispatching. */
+  async start(): Promise<{ interruptedRuns: number; releasedClaims: number }> {
+    this.lock.acquire();
+    await this.prepare();
     await sweepTemporaryOutputs(this.options.dataDir, {
       wasRecorded: (jobId) => this.host.db.prepare('SELECT 1 FROM work WHERE output_job = ?').get(jobId) !== undefined,
     });
     const swept = this.host.transaction(() => this.arbiter.startupSweep(this.host.now()));
-    await this.disk.refresh();
+    this.dispatching = true;
     this.unsubscribe = this.settings.onChange(() => this.applySettings());
     this.intervals.push(setInterval(() => { if (!this.lock.renew()) void this.stop(); }, 10_000));
     this.intervals.push(setInterval(() => { void this.disk.refresh().then(() => this.wake()); }, DISK_REFRESH_MS));
@@ -112,7 +128,7 @@ export class Dispatcher {
 
   /** Something changed: fill free slots soon (coalesced, so a burst of changes costs one pass). */
   wake(): void {
-    if (this.wakeQueued || this.stopped) return;
+    if (this.wakeQueued || this.stopped || !this.dispatching) return;
     this.wakeQueued = true;
     setImmediate(() => {
       this.wakeQueued = false;
@@ -174,6 +190,7 @@ export class Dispatcher {
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     for (const i of this.intervals) clearInterval(i);
+    if (!this.dispatching) return;
     await this.executor?.stop();
     if (this.host.db.open) {
       this.host.transaction(() => this.arbiter.startupSweep(this.host.now()));

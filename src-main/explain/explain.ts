@@ -88,7 +88,7 @@ function reachableReason(arbiter: Arbiter, row: WorkRow, now: number): Reason {
     if (hold) { reasons.push(hold); continue; }
     const disk = arbiter.currentDiskMode();
     if (operationSpec(row.operation).writesMedia && disk !== 'open') { reasons.push({ code: 'DISK_GATE', params: { mode: disk } }); continue; }
-    const runningIn = arbiter.runningCounter(tree);
+    const runningIn = arbiter.runningCounter();
     const memo = new Map<CompiledNode, Candidate | undefined>();
     const candidateOf = (leaf: CompiledNode) => {
       if (!memo.has(leaf)) memo.set(leaf, arbiter.leafCandidate(leaf, lane.queueKey, now, disk));

@@ -1,10 +1,14 @@
 // The host's handlers against a real SQLite library: what they answer is on-contract, and the
-// methods this build does not serve yet refuse clearly instead of failing obscurely.
+// every refusal a caller can reach comes back as a code and one sentence.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src-main/api/handlers';
 import { dispatch } from '../../src-main/api/dispatch';
 import { Host } from '../../src-main/host/host';
-import { API, type ApiMethod } from '../../src-shared/api/contract';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { API } from '../../src-shared/api/contract';
 import { createFixtureLibrary, FIXTURE_CHANNEL, type FixtureLibrary } from '../shells/library-fixture';
 
 let lib: FixtureLibrary;
@@ -49,13 +53,74 @@ describe('createHandlers', () => {
     expect(outcome).toEqual({ ok: false, error: { code: 'CHANNEL_NOT_FOUND', message: 'There is no channel "nope" in the library.' } });
   });
 
-  const notYet: [ApiMethod, unknown][] = [
-    ['library.add', { source: '/films' }], ['library.scan', {}], ['explain.get', { item: 'x', operation: 'transcribe' }],
-    ['lanes.list', {}], ['lanes.pause', { lane: 'gpu' }], ['lanes.resume', { lane: 'gpu' }], ['runs.list', {}],
-  ];
-  it.each(notYet)('%s refuses with NOT_AVAILABLE until it is wired', async (method, payload) => {
-    const outcome = await dispatch(createHandlers(host), method, payload);
-    expect(outcome).toEqual({ ok: false, error: { code: 'NOT_AVAILABLE', message: `${method} is not available in this build yet.` } });
+  it('library.add adds a folder and refuses garbage with a code and a sentence', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-add-'));
+    try {
+      const added = await dispatch(createHandlers(host), 'library.add', { source: folder, title: 'Extra' });
+      expect(added).toMatchObject({ ok: true, result: { channel: { kind: 'folder', title: 'Extra', source: folder, items: 0 } } });
+      const again = await dispatch(createHandlers(host), 'library.add', { source: folder });
+      expect(again).toMatchObject({ ok: false, error: { code: 'CHANNEL_EXISTS' } });
+      const garbage = await dispatch(createHandlers(host), 'library.add', { source: 'not a url' });
+      expect(garbage).toMatchObject({ ok: false, error: { code: 'SOURCE_UNRECOGNISED' } });
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('library.scan reports what a folder scan found, and refuses a folder that went away', async () => {
+    const moved = await dispatch(createHandlers(host), 'library.scan', {});
+    expect(moved).toMatchObject({ ok: false, error: { code: 'FOLDER_NOT_FOUND' } });
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-scan-'));
+    try {
+      execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.3', path.join(folder, 'talk.wav')]);
+      const added = await dispatch(createHandlers(host), 'library.add', { source: folder });
+      const id = added.ok ? added.result.channel.id : '';
+      fs.rmSync(path.join(folder, 'talk.wav'));
+      const outcome = await dispatch(createHandlers(host), 'library.scan', { channel: id });
+      expect(outcome.ok && API['library.scan'].response.parse(outcome.result).scanned).toEqual([{ channel: id, added: 0, changed: 0, removed: 1 }]);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('explain.get answers state and one reason; an unknown item is refused', async () => {
+    const [ch] = (await createHandlers(host)['snapshot.get']({ channel: FIXTURE_CHANNEL.id, ids: true })).channels;
+    const item = ch.operations.transcribe.ids![0];
+    const blocked = await dispatch(createHandlers(host), 'explain.get', { item, operation: 'digest' });
+    expect(blocked).toEqual({ ok: true, result: { item, operation: 'digest', state: 'blocked', reason: { code: 'BLOCKED_ON', params: { operation: 'attribute-words' } } } });
+    const done = await dispatch(createHandlers(host), 'explain.get', { item, operation: 'download' });
+    expect(done).toMatchObject({ ok: true, result: { state: 'done', reason: { code: 'DONE' } } });
+    const unknown = await dispatch(createHandlers(host), 'explain.get', { item: 'nope', operation: 'transcribe' });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'WORK_NOT_FOUND' } });
+  });
+
+  it('lanes.list shows every lane; the production build says why its engines cannot start', async () => {
+    const outcome = await dispatch(createHandlers(host), 'lanes.list', {});
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const lanes = API['lanes.list'].response.parse(outcome.result).lanes;
+    expect(lanes.map((l) => l.lane)).toEqual(['sync', 'download', 'gpu', 'cpu', 'remote']);
+    expect(lanes.find((l) => l.lane === 'cpu')).toMatchObject({ slots: 2, running: 0, paused: false, hold: { code: 'PREFLIGHT_FAILED' } });
+  });
+
+  it('lanes.pause and lanes.resume go through the one pause writer; an unknown lane is refused', async () => {
+    const handlers = createHandlers(host);
+    const paused = await dispatch(handlers, 'lanes.pause', { lane: 'gpu' });
+    expect(paused.ok && paused.result.lanes.find((l) => l.lane === 'gpu')).toMatchObject({ paused: true, hold: { code: 'LANE_PAUSED', params: { lane: 'gpu' } } });
+    const all = await dispatch(handlers, 'lanes.pause', { lane: '*' });
+    expect(all.ok && all.result.lanes.every((l) => l.paused)).toBe(true);
+    await dispatch(handlers, 'lanes.resume', { lane: '*' });
+    const resumed = await dispatch(handlers, 'lanes.resume', { lane: 'gpu' });
+    expect(resumed.ok && resumed.result.lanes.every((l) => !l.paused)).toBe(true);
+    const unknown = await dispatch(handlers, 'lanes.pause', { lane: 'warp' });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'UNKNOWN_LANE' } });
+  });
+
+  it('runs.list lists run records newest first, on-contract', async () => {
+    host.db.prepare(`INSERT INTO runs (operation, channel_id, lane, slot, trigger, actor, started_at, ended_at, outcome, items_done)
+      VALUES ('transcribe', ?, 'gpu', 0, 'arbiter', 'arbiter', 10, 20, 'succeeded', 2)`).run(FIXTURE_CHANNEL.id);
+    const result = await createHandlers(host)['runs.list']({});
+    expect(API['runs.list'].response.parse(result).runs).toMatchObject([{ operation: 'transcribe', lane: 'gpu', outcome: 'succeeded', itemsDone: 2 }]);
   });
 
   it('implements every method of the contract', () => {

@@ -153,7 +153,7 @@ describe('live refresh', () => {
 
   beforeAll(async () => {
     lib = createFixtureLibrary(2);
-    app = await startHeadlessApp({ databaseFile: lib.databaseFile, port: 0 });
+    app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0 });
   });
   afterAll(async () => {
     await app?.stop();

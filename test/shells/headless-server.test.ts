@@ -28,7 +28,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Backlot</title>');
   fs.mkdirSync(path.join(rendererDir, 'assets'));
   fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-  app = await startHeadlessApp({ databaseFile: lib.databaseFile, port: 0, token: TOKEN, rendererDir });
+  app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0, token: TOKEN, rendererDir });
   base = `http://127.0.0.1:${app.server.port}`;
 });
 
@@ -82,7 +82,7 @@ describe('API round trip against the SQLite library', () => {
       [post('snapshot.get', { channel: 'nope' }), 404, 'CHANNEL_NOT_FOUND'],
       [post('snapshot.get', { channel: 7 }), 400, 'INVALID_REQUEST'],
       [post('no.such', {}), 404, 'UNKNOWN_METHOD'],
-      [post('library.add', { source: '/x' }), 501, 'NOT_AVAILABLE'],
+      [post('library.add', { source: '/no/such/folder' }), 404, 'FOLDER_NOT_FOUND'],
       [fetch(`${base}/api/library.list`, { method: 'POST', headers: auth, body: '{not json' }), 400, 'INVALID_REQUEST'],
       [fetch(`${base}/api/library.list`, { headers: auth }), 405, 'METHOD_NOT_ALLOWED'],
       [fetch(`${base}/api/library.list`, { method: 'POST', headers: auth, body: 'x'.repeat(1024 * 1024 + 1) }), 413, 'PAYLOAD_TOO_LARGE'],

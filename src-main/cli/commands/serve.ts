@@ -6,8 +6,13 @@ import type { Command } from './index';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { databaseFile } from '../data-dir';
 import { DEFAULT_RENDERER_DIR, startHeadlessApp } from '../../shells/headless/start';
+import { ENGINE_PROFILES, type EngineProfile } from '../../dispatch/engine-registry';
 
-const USAGE = 'serve [--data DIR] [--port N] [--token T]';
+function isEngineProfile(value: string): value is EngineProfile {
+  return (ENGINE_PROFILES as readonly string[]).includes(value);
+}
+
+const USAGE = 'serve [--data DIR] [--port N] [--token T] [--engines production|test] [--no-dispatch]';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -16,14 +21,22 @@ export const serveCommand: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, {
       data: { type: 'string' }, port: { type: 'string' }, token: { type: 'string' },
+      engines: { type: 'string' }, 'no-dispatch': { type: 'boolean' }, 'test-chunk-ms': { type: 'string' },
     }, USAGE);
+    const engines = values.engines ?? 'production';
+    if (!isEngineProfile(engines)) throw new CliUsageError(`--engines must be one of ${ENGINE_PROFILES.join(', ')}, got "${engines}".`);
+    const chunkMs = values['test-chunk-ms'] === undefined ? undefined : Number(values['test-chunk-ms']);
+    if (chunkMs !== undefined && !(Number.isFinite(chunkMs) && chunkMs >= 0)) throw new CliUsageError(`--test-chunk-ms must be a number of milliseconds, got "${values['test-chunk-ms']}".`);
     if (positionals.length > 0) throw new CliUsageError(`serve takes no arguments, got "${positionals[0]}". Usage: ${USAGE}`);
 
     if (!fs.existsSync(path.join(DEFAULT_RENDERER_DIR, 'index.html'))) {
       process.stderr.write('backlot: the window is not built yet; run "npx electron-vite build" first (the API works meanwhile).\n');
     }
     const app = await startHeadlessApp({
-      databaseFile: databaseFile(values.data),
+      dataDir: path.dirname(databaseFile(values.data)),
+      dispatch: !values['no-dispatch'],
+      engines,
+      test: chunkMs === undefined ? undefined : { chunkMs },
       port: portFlag(values.port),
       token: values.token,
     });

@@ -2,7 +2,9 @@
 // exactly as long as the server, and stopping one stops both.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Host } from '../../host/host';
+import type { Host } from '../../host/host';
+import { openApp, type BacklotApp } from '../../host/app';
+import type { EngineProfile, TestEngineOptions } from '../../dispatch/engine-registry';
 import { createHandlers } from '../../api/handlers';
 import { startHeadlessServer, type HeadlessServer } from './server';
 
@@ -10,7 +12,11 @@ import { startHeadlessServer, type HeadlessServer } from './server';
 export const DEFAULT_RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../out/renderer');
 
 export interface HeadlessAppOptions {
-  databaseFile: string;
+  dataDir: string;
+  /** Start dispatching work (default true); off for a read-only window. */
+  dispatch?: boolean;
+  engines?: EngineProfile;
+  test?: TestEngineOptions;
   port?: number;
   token?: string;
   rendererDir?: string;
@@ -18,16 +24,18 @@ export interface HeadlessAppOptions {
 
 export interface HeadlessApp {
   host: Host;
+  app: BacklotApp;
   server: HeadlessServer;
   stop(): Promise<void>;
 }
 
 export async function startHeadlessApp(options: HeadlessAppOptions): Promise<HeadlessApp> {
-  const host = new Host({ databaseFile: options.databaseFile });
+  const app = await openApp({ dataDir: options.dataDir, dispatch: options.dispatch ?? true, engines: options.engines, test: options.test });
+  const host = app.host;
   let server: HeadlessServer;
   try {
     server = await startHeadlessServer({
-      handlers: createHandlers(host),
+      handlers: createHandlers(host, app.dispatcher),
       subscribe: (listener) => host.onEvent(listener),
       rendererDir: options.rendererDir ?? DEFAULT_RENDERER_DIR,
       port: options.port,
@@ -35,15 +43,16 @@ export async function startHeadlessApp(options: HeadlessAppOptions): Promise<Hea
       onInternalError: (method, error) => console.error(`backlot: internal error in ${method}:`, error),
     });
   } catch (e) {
-    host.close();
+    await app.close();
     throw e;
   }
   let stopping: Promise<void> | null = null;
   return {
     host,
+    app,
     server,
     stop() {
-      stopping ??= server.close().finally(() => host.close());
+      stopping ??= server.close().finally(() => app.close());
       return stopping;
     },
   };

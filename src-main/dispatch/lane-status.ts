@@ -1,0 +1,30 @@
+// What each lane is doing right now, for the lane page, the tray and `backlot lanes`: slots,
+// running units, whether it is paused, and the first hold that keeps it from starting work.
+import type { Arbiter } from '../arbiter/arbiter';
+import type { LaneStatusDto } from '../../src-shared/api/contract';
+import { BacklotError } from '../../src-shared/errors';
+import { ALL_LANES } from '../gates/pause';
+
+export function laneStatuses(arbiter: Arbiter, now: number): LaneStatusDto[] {
+  return arbiter.laneConfigs().map((lane) => {
+    const preflight = arbiter.bindingsOn(lane.queueKey).filter((b) => !b.preflight.ok);
+    const allFailed = preflight.length > 0 && preflight.length === arbiter.bindingsOn(lane.queueKey).length;
+    const hold = arbiter.laneHold(lane, now)
+      ?? (allFailed && !preflight[0].preflight.ok ? { code: 'PREFLIGHT_FAILED', params: { lane: lane.queueKey, code: preflight[0].preflight.code, message: preflight[0].preflight.message } } : null);
+    return {
+      lane: lane.queueKey,
+      slots: lane.slots,
+      running: arbiter.runningOn(lane.queueKey).length,
+      paused: arbiter.holds.isGateHeld(lane.queueKey),
+      hold,
+    };
+  });
+}
+
+/** The one writer of every pause: a lane by its queue key, or "*" for everything. */
+export function setLanePaused(arbiter: Arbiter, lane: string, paused: boolean, now: number, actor: string): void {
+  if (lane !== ALL_LANES && !arbiter.laneKeys().includes(lane)) {
+    throw new BacklotError('UNKNOWN_LANE', `There is no lane "${lane}"; the lanes are ${arbiter.laneKeys().join(', ')} (or * for all).`, { lane });
+  }
+  arbiter.holds.setPaused(lane, paused, now, actor);
+}
