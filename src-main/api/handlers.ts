@@ -64,6 +64,18 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       return { lanes: laneStatuses(a, host.now()) };
     },
 
+    'runs.runNow': async ({ operation, channel }) => {
+      await arbiter();
+      const unit = d.startRequested('runNow', operation, channel, 'api');
+      return { run: unit.runId, item: unit.itemId, lane: unit.lane };
+    },
+
+    'runs.doNext': async ({ operation, item }) => {
+      await arbiter();
+      const unit = d.startRequested('doNext', operation, item, 'api');
+      return { run: unit.runId, item: unit.itemId, lane: unit.lane };
+    },
+
     'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),
   };
 }

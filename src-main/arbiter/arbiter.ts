@@ -70,6 +70,7 @@ interface SlotRun {
   runId: number;
   operation: OperationId;
   channelId: string;
+  trigger: RunTrigger;
   /** The slot's last unit ended and nothing has started on the slot since. */
   pending: boolean;
   endedAt: number;
@@ -189,6 +190,10 @@ export class Arbiter {
     return out;
   }
 
+  slotFree(lane: string, slot: number): boolean {
+    return !this.slotUnits.get(lane)?.[slot];
+  }
+
   runningOn(lane: string): RunningUnit[] {
     return (this.slotUnits.get(lane) ?? []).filter((u): u is RunningUnit => u !== null);
   }
@@ -280,6 +285,14 @@ export class Arbiter {
     return this.candidates.countAhead(c, channels, order, minPublished);
   }
 
+  /** The newest ready item of one operation in one channel (run-now stretches). */
+  channelCandidate(operation: OperationId, channelId: string): Candidate | undefined {
+    return this.candidates.best(operation, [channelId], 'newest', -Number.MAX_VALUE);
+  }
+
+  /** Hooks run at every fill before the tree's picks: manual stretches continue on their slots. */
+  readonly beforeFill: ((now: number) => void)[] = [];
+
   /** Units running per choosing leaf, summed over a subtree. */
   runningCounter(): (node: CompiledNode) => number {
     const byLeaf = this.claims.runningByNode();
@@ -313,6 +326,7 @@ export class Arbiter {
   fill(now: number): RunningUnit[] {
     const started: RunningUnit[] = [];
     this.releaseLapsedClaims(now);
+    for (const hook of this.beforeFill) hook(now);
     const tree = this.tree(now);
     for (const lane of this.lanes) {
       const units = this.slotUnits.get(lane.queueKey)!;
@@ -364,13 +378,13 @@ export class Arbiter {
     const runs = this.slotRuns.get(lane.queueKey)!;
     const open = runs[slot];
     let runId: number;
-    if (open && open.pending && open.operation === c.operation && open.channelId === c.channelId && trigger === 'arbiter') {
+    if (open && open.pending && open.operation === c.operation && open.channelId === c.channelId && open.trigger === trigger) {
       runId = open.runId;
       open.pending = false;
     } else {
       if (open) this.runs.close(open.runId, open.endedAt);
       runId = this.runs.open({ operation: c.operation, channelId: c.channelId, lane: lane.queueKey, slot, nodeId, trigger, actor, startedAt: now });
-      runs[slot] = { runId, operation: c.operation, channelId: c.channelId, pending: false, endedAt: now };
+      runs[slot] = { runId, operation: c.operation, channelId: c.channelId, trigger, pending: false, endedAt: now };
     }
     this.claims.setRun(claim.key, runId);
     const unit: RunningUnit = {

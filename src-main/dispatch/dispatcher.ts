@@ -13,6 +13,9 @@ import { localWallTime } from '../gates/quiet-hours';
 import { detectGpus, type GpuReport } from '../gates/gpu';
 import { sweepTemporaryOutputs } from '../engines/commit-output';
 import { DispatcherLock } from './lock';
+import { ManualRuns } from '../arbiter/manual-runs';
+import { BacklotError } from '../../src-shared/errors';
+import type { OperationId } from '../../src-shared/catalog/operations';
 import { EngineExecutor } from './engine-executor';
 import { createEngineRegistry, type EngineProfile, type TestEngineOptions } from './engine-registry';
 import { LANE_KEYS, type SettingsValues } from '../../src-shared/settings/settings-schema';
@@ -32,6 +35,7 @@ const PRUNE_EVERY_MS = 6 * 3600_000;
 
 export class Dispatcher {
   arbiter!: Arbiter;
+  manual!: ManualRuns;
 
   isDispatching(): boolean {
     return this.dispatching;
@@ -70,6 +74,7 @@ export class Dispatcher {
     });
     await this.disk.refresh();
     this.arbiter = new Arbiter(this.host, this.config(this.settings.values(), registry.bindings, gpu), this.executor);
+    this.manual = new ManualRuns(this.host, this.arbiter);
     return this.arbiter;
   }
 
@@ -177,6 +182,18 @@ export class Dispatcher {
     } catch {
       // Pruning is housekeeping: a failure must never stop dispatch; it is retried on the next period.
     }
+  }
+
+  /** Run now / do next: only a dispatching host runs engines; a reader is told so. */
+  startRequested(kind: 'runNow' | 'doNext', operation: OperationId, target: string, actor: string): RunningUnit {
+    if (!this.dispatching) throw new BacklotError('NOT_DISPATCHING', 'This Backlot is not dispatching work (opened read-only); start the app or "backlot serve" to run work.');
+    const now = this.host.now();
+    const unit = this.host.transaction(() => kind === 'runNow'
+      ? this.manual.runNow(operation, target, actor, now)
+      : this.manual.doNext(operation, target, actor, now));
+    this.host.emit('runs-changed');
+    this.host.emit('lanes-changed');
+    return unit;
   }
 
   running(): RunningUnit[] {

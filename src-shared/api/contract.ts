@@ -85,6 +85,14 @@ export const API = {
   'lanes.list': { request: z.object({}), response: z.object({ lanes: z.array(laneStatus) }) },
   'lanes.pause': { request: z.object({ lane: z.string().min(1) }), response: z.object({ lanes: z.array(laneStatus) }) },
   'lanes.resume': { request: z.object({ lane: z.string().min(1) }), response: z.object({ lanes: z.array(laneStatus) }) },
+  'runs.runNow': {
+    request: z.object({ operation: operationId, channel: z.string().min(1) }),
+    response: z.object({ run: z.number().int(), item: z.string(), lane: z.string() }),
+  },
+  'runs.doNext': {
+    request: z.object({ operation: operationId, item: z.string().min(1) }),
+    response: z.object({ run: z.number().int(), item: z.string(), lane: z.string() }),
+  },
   'runs.list': {
     request: z.object({ limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional() }),
     response: z.object({ runs: z.array(runDto) }),

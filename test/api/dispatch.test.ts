@@ -14,6 +14,7 @@ function handlers(overrides: Partial<ApiHandlers> = {}): ApiHandlers {
     'library.list': () => ({ channels: [channel] }),
     'library.add': unused, 'library.scan': unused, 'snapshot.get': unused, 'explain.get': unused,
     'lanes.list': unused, 'lanes.pause': unused, 'lanes.resume': unused, 'runs.list': unused,
+    'runs.runNow': unused, 'runs.doNext': unused,
     ...overrides,
   };
 }

@@ -6,6 +6,7 @@ import { settingsCommand } from './settings';
 import { runsCommand, logsCommand } from './runs';
 import { retryCommand } from './retry';
 import { serveCommand } from './serve';
+import { simCommand } from './sim';
 export interface Command {
   name: string;
   summary: string;
@@ -14,6 +15,7 @@ export interface Command {
 }
 
 export const COMMANDS: Command[] = [
+  simCommand,
   libraryCommand,
   snapshotCommand,
   benchCommand,

@@ -8,6 +8,10 @@ const STATUS: Record<string, number> = {
   PAYLOAD_TOO_LARGE: 413,
   INTERNAL: 500,
   NOT_AVAILABLE: 501,
+  ALREADY_RUNNING: 409,
+  PER_CHANNEL_LIMIT: 409,
+  AD_HOC_LIMIT: 429,
+  DISPATCHER_RUNNING: 409,
 };
 
 export function httpStatusFor(code: string): number {
