@@ -61,12 +61,12 @@ export class CandidateQueries {
         WHERE operation IN (SELECT value FROM json_each(?)) AND state IN ('missing', 'stale') AND n > 0
         GROUP BY channel_id`);
     const ahead = (cond: string) => db.prepare(
-      `SELECT COUNT(*) AS n FROM work WHERE operation = ? AND ready = 1 AND published_at >= ?
-         AND (channel_id IN (SELECT value FROM json_each(?)) OR ? IS NULL) AND (${cond})`);
+      `SELECT COUNT(*) AS n FROM work WHERE operation = @op AND ready = 1 AND published_at >= @minPublished
+         AND (@list IS NULL OR channel_id IN (SELECT value FROM json_each(@list))) AND (${cond})`);
     this.aheadCount = {
-      newest: ahead('published_at > ?5 OR (published_at = ?5 AND item_id < ?6)'),
-      oldest: ahead('published_at < ?5 OR (published_at = ?5 AND item_id < ?6)'),
-      cheapest: ahead('duration_s < ?5 OR (duration_s = ?5 AND item_id < ?6)'),
+      newest: ahead('published_at > @key OR (published_at = @key AND item_id < @item)'),
+      oldest: ahead('published_at < @key OR (published_at = @key AND item_id < @item)'),
+      cheapest: ahead('duration_s < @key OR (duration_s = @key AND item_id < @item)'),
     };
   }
 
@@ -92,9 +92,10 @@ export class CandidateQueries {
 
   /** How many ready items of this operation come before `c` in a leaf's order. */
   countAhead(c: Candidate, channels: readonly string[] | null, order: IndexedOrder, minPublished: number): number {
-    const list = channels === null ? null : JSON.stringify(channels);
-    const key = order === 'cheapest' ? c.durationS : c.publishedAt;
-    const row = this.aheadCount[order].get(c.operation, minPublished, list ?? '[]', list, key, c.itemId) as { n: number };
+    const row = this.aheadCount[order].get({
+      op: c.operation, minPublished, list: channels === null ? null : JSON.stringify(channels),
+      key: order === 'cheapest' ? c.durationS : c.publishedAt, item: c.itemId,
+    }) as { n: number };
     return row.n;
   }
 }

@@ -15,6 +15,12 @@ async function main(argv: string[]): Promise<number> {
   return await command.run(rest);
 }
 
+// A reader that stops early (`| head`) is not an error worth a stack trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (err: unknown) => {

@@ -7,6 +7,9 @@ import { runsCommand, logsCommand } from './runs';
 import { retryCommand } from './retry';
 import { serveCommand } from './serve';
 import { simCommand } from './sim';
+import { explainCommand } from './explain';
+import { lanesCommand } from './lanes';
+import { treeCommand } from './tree';
 export interface Command {
   name: string;
   summary: string;
@@ -16,6 +19,9 @@ export interface Command {
 
 export const COMMANDS: Command[] = [
   simCommand,
+  explainCommand,
+  lanesCommand,
+  treeCommand,
   libraryCommand,
   snapshotCommand,
   benchCommand,

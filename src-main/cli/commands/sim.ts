@@ -24,7 +24,7 @@ export const simCommand: Command = {
     try {
       json = JSON.parse(text);
     } catch (e) {
-      throw new CliUsageError(`the scenario ${file} is not valid JSON: ${(e as Error).message}.`);
+      throw new CliUsageError(`the scenario ${file} is not valid JSON: ${(e as Error).message.replace(/\s+/g, ' ')}.`);
     }
     let scenario;
     try {
