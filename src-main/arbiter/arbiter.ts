@@ -136,6 +136,24 @@ export class Arbiter {
     return { interruptedRuns, releasedClaims: stale.length };
   }
 
+  private dataVersion = -1;
+
+  /**
+   * SQLite's data_version moves when another connection commits (the CLI pausing a lane, setting
+   * the tree, adding a folder): then what this process caches from the file is read again.
+   */
+  noticeOtherWriters(): boolean {
+    const v = this.host.db.pragma('data_version', { simple: true }) as number;
+    if (v === this.dataVersion) return false;
+    const first = this.dataVersion === -1;
+    this.dataVersion = v;
+    if (first) return false;
+    this.holds.reload();
+    this.treeSource = null;
+    this.channelsVersion++;
+    return true;
+  }
+
   /** The library's channels changed: recompile the tree's channel/platform matches on next use. */
   libraryChanged(): void {
     this.channelsVersion++;
@@ -324,6 +342,7 @@ export class Arbiter {
    * stretch did not continue.
    */
   fill(now: number): RunningUnit[] {
+    this.noticeOtherWriters();
     const started: RunningUnit[] = [];
     this.releaseLapsedClaims(now);
     for (const hook of this.beforeFill) hook(now);

@@ -32,6 +32,7 @@ export interface DispatcherOptions {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const DISK_REFRESH_MS = 30_000;
 const PRUNE_EVERY_MS = 6 * 3600_000;
+const OTHER_WRITERS_CHECK_MS = 5_000;
 
 export class Dispatcher {
   arbiter!: Arbiter;
@@ -91,6 +92,9 @@ export class Dispatcher {
     this.intervals.push(setInterval(() => { if (!this.lock.renew()) void this.stop(); }, 10_000));
     this.intervals.push(setInterval(() => { void this.disk.refresh().then(() => this.wake()); }, DISK_REFRESH_MS));
     this.intervals.push(setInterval(() => this.prune(), PRUNE_EVERY_MS));
+    // Only another process's commit (a CLI pause, tree or scan) is looked for here; everything this
+    // process changes wakes the arbiter directly.
+    this.intervals.push(setInterval(() => { if (this.arbiter.noticeOtherWriters()) this.wake(); }, OTHER_WRITERS_CHECK_MS));
     for (const i of this.intervals) i.unref();
     this.prune();
     this.startedAt = this.host.now();

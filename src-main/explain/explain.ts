@@ -22,6 +22,7 @@ export interface Explanation {
 type Reason = Explanation['reason'];
 
 export function explain(host: Host, arbiter: Arbiter, itemId: string, operation: OperationId, now: number): Explanation {
+  arbiter.noticeOtherWriters();
   const row = host.work.row(operation, itemId);
   if (!row) {
     const scope = operationSpec(operation).scope;

@@ -9,10 +9,19 @@ export class LaneHolds {
   private readonly paused = new Set<string>();
   private readonly upsert;
 
+  private readonly select;
+
   constructor(db: Db) {
-    for (const r of db.prepare('SELECT lane FROM lane_holds WHERE paused = 1').all() as { lane: string }[]) this.paused.add(r.lane);
+    this.select = db.prepare('SELECT lane FROM lane_holds WHERE paused = 1');
+    this.reload();
     this.upsert = db.prepare(`INSERT INTO lane_holds (lane, paused, changed_at, actor) VALUES (?, ?, ?, ?)
       ON CONFLICT (lane) DO UPDATE SET paused = excluded.paused, changed_at = excluded.changed_at, actor = excluded.actor`);
+  }
+
+  /** Another process (the CLI) wrote the table: read it again. */
+  reload(): void {
+    this.paused.clear();
+    for (const r of this.select.all() as { lane: string }[]) this.paused.add(r.lane);
   }
 
   isGateHeld(lane: string): boolean {
