@@ -4,13 +4,15 @@ import { CliUsageError, numberFlag, parseCommandArgs } from '../args';
 import { runSnapshotBench } from '../../bench/snapshot-bench';
 import { measureSnapshot } from '../../bench/snapshot-measure';
 import type { Command } from './index';
+import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
 
-const USAGE = 'backlot bench snapshot --items N --channels M [--seed S] [--json]';
+const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] | bench uploads [--tree default|fifo] | bench pipeline';
 const FLAGS = {
   items: { type: 'string' },
   channels: { type: 'string' },
   seed: { type: 'string' },
   db: { type: 'string' },
+  tree: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -23,8 +25,8 @@ function seedOf(value: string | undefined): number {
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary: 'Time the snapshot and the reachable-work query on a generated library',
-  usage: 'bench snapshot --items N --channels M [--seed S] [--json]',
+  summary: 'Benchmarks: snapshot, pick throughput, new-upload wait, pipeline makespan',
+  usage: 'bench snapshot|sim|uploads|pipeline [--items N --channels M --seed S --json]',
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [which, ...extra] = positionals;
@@ -35,7 +37,27 @@ export const benchCommand: Command = {
       process.stdout.write(`${JSON.stringify(measureSnapshot({ databaseFile: values.db, seed: seedOf(values.seed) }))}\n`);
       return 0;
     }
-    if (which !== 'snapshot') throw new CliUsageError(`bench knows one benchmark, "snapshot". Usage: ${USAGE}`);
+    if (which === 'sim') {
+      const r = benchPicks({ items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)), seed: seedOf(values.seed) });
+      process.stdout.write(values.json ? `${JSON.stringify(r)}\n`
+        : `${r.picks} picks in ${r.wallMs} ms of wall time: ${r.picksPerSecond} picks/s; pick p50 ${r.pickP50Ms} ms, p99 ${r.pickP99Ms} ms; RSS ${r.rssMb} MB (corpus load ${r.loadMs} ms)\n`);
+      return 0;
+    }
+    if (which === 'uploads') {
+      const tree = values.tree ?? 'default';
+      if (tree !== 'default' && tree !== 'fifo') throw new CliUsageError(`--tree must be default or fifo, got "${tree}".`);
+      const r = benchUploads(tree, { backlog: values.items === undefined ? undefined : Math.floor(numberFlag(values.items, 'items', 6800)), seed: values.seed === undefined ? undefined : seedOf(values.seed) });
+      process.stdout.write(values.json ? `${JSON.stringify(r)}\n`
+        : `${r.tree} tree, ${r.backlogItems}-item backlog: a new upload's transcription waited at most ${r.waitMaxS} s (median ${r.waitP50S} s); one backlog unit is at most ${r.longestBacklogUnitS} s\n`);
+      return 0;
+    }
+    if (which === 'pipeline') {
+      const r = benchPipeline({ items: values.items === undefined ? undefined : Math.floor(numberFlag(values.items, 'items', 400)), seed: values.seed === undefined ? undefined : seedOf(values.seed) });
+      process.stdout.write(values.json ? `${JSON.stringify(r)}\n`
+        : `${r.items} items download → transcribe: makespan ${r.makespanS} s, lower bound ${r.lowerBoundS} s, ratio ${r.ratio}\n`);
+      return 0;
+    }
+    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads and pipeline. Usage: ${USAGE}`);
     const items = Math.floor(numberFlag(values.items, 'items', 78_000));
     const channels = Math.floor(numberFlag(values.channels, 'channels', 68));
     const r = runSnapshotBench({ items, channels, seed: seedOf(values.seed) });
