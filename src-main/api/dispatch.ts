@@ -13,7 +13,10 @@ export interface DispatchOptions {
 // Requests are strict at the boundary: a misspelt field is refused by name instead of being
 // silently dropped and the call doing something else than asked.
 const STRICT_REQUESTS = Object.fromEntries(
-  (Object.keys(API) as ApiMethod[]).map((m) => [m, API[m].request.strict()]),
+  (Object.keys(API) as ApiMethod[]).map((m) => {
+    const schema: z.ZodType = API[m].request;
+    return [m, schema instanceof z.ZodObject ? schema.strict() : schema];
+  }),
 ) as unknown as { [M in ApiMethod]: z.ZodType };
 
 export function dispatch<M extends ApiMethod>(handlers: ApiHandlers, method: M, payload: unknown, options?: DispatchOptions): Promise<ApiOutcome<M>>;

@@ -11,6 +11,8 @@ import { explain } from '../explain/explain';
 import { RunHistory } from '../runs/history';
 import { Dispatcher } from '../dispatch/dispatcher';
 import { laneStatuses, setLanePaused } from '../dispatch/lane-status';
+import { retryWork } from '../work/retry';
+import { requireSettingKey } from '../settings/settings-store';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers {
   // A host opened without a dispatcher (tests, a reader) still answers explain and lanes from the
@@ -74,6 +76,27 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       await arbiter();
       const unit = d.startRequested('doNext', operation, item, 'api');
       return { run: unit.runId, item: unit.itemId, lane: unit.lane };
+    },
+
+    'runs.lastPerJob': () => ({ jobs: new RunHistory(host.db).lastRunsPerJob(3) }),
+
+    'runs.logs': ({ run, level, text, limit }) => ({ lines: new RunHistory(host.db).logs({ runId: run, level, text, limit }) }),
+
+    'work.retry': (target) => {
+      const retried = retryWork(host.db, host.work, target, host.now());
+      if (retried > 0) {
+        d.wake();
+        host.emit('snapshot-changed');
+      }
+      return { retried };
+    },
+
+    'settings.list': () => ({ settings: d.settings.all() }),
+
+    'settings.set': ({ key, value, restartAcknowledged }) => {
+      requireSettingKey(key);
+      const r = d.settings.set(key, value, { restartAcknowledged });
+      return { key: r.key, value: r.value, applies: r.applies, restartPending: r.restartPending };
     },
 
     'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),

@@ -93,6 +93,30 @@ export const API = {
     request: z.object({ operation: operationId, item: z.string().min(1) }),
     response: z.object({ run: z.number().int(), item: z.string(), lane: z.string() }),
   },
+  'runs.lastPerJob': {
+    request: z.object({}),
+    response: z.object({ jobs: z.array(z.object({ operation: z.string(), lane: z.string(), runs: z.array(runDto) })) }),
+  },
+  'runs.logs': {
+    request: z.object({ run: z.number().int().positive(), level: z.enum(['debug', 'info', 'warn', 'error']).optional(), text: z.string().optional(), limit: z.number().int().positive().max(10000).optional() }),
+    response: z.object({ lines: z.array(z.object({ id: z.number().int(), runId: z.number().int(), t: z.number(), level: z.enum(['debug', 'info', 'warn', 'error']), text: z.string() })) }),
+  },
+  'work.retry': {
+    request: z.union([
+      z.object({ item: z.string().min(1), operation: operationId }).strict(),
+      z.object({ channel: z.string().min(1), operation: operationId }).strict(),
+      z.object({ all: z.literal(true), operation: operationId.optional() }).strict(),
+    ]),
+    response: z.object({ retried: z.number().int() }),
+  },
+  'settings.list': {
+    request: z.object({}),
+    response: z.object({ settings: z.array(z.object({ key: z.string(), value: z.unknown(), default: z.unknown(), isDefault: z.boolean(), applies: z.enum(['live', 'restart']), description: z.string(), changedAt: z.number().nullable() })) }),
+  },
+  'settings.set': {
+    request: z.object({ key: z.string().min(1), value: z.unknown(), restartAcknowledged: z.boolean().optional() }),
+    response: z.object({ key: z.string(), value: z.unknown(), applies: z.enum(['live', 'restart']), restartPending: z.boolean() }),
+  },
   'runs.list': {
     request: z.object({ limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional() }),
     response: z.object({ runs: z.array(runDto) }),

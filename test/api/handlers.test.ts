@@ -123,6 +123,44 @@ describe('createHandlers', () => {
     expect(API['runs.list'].response.parse(result).runs).toMatchObject([{ operation: 'transcribe', lane: 'gpu', outcome: 'succeeded', itemsDone: 2 }]);
   });
 
+  it('runs.lastPerJob gives the last three runs of each (operation, lane); runs.logs filters a run\'s lines', async () => {
+    const insert = host.db.prepare(`INSERT INTO runs (operation, channel_id, lane, slot, trigger, actor, started_at, ended_at, outcome)
+      VALUES ('transcribe', ?, 'gpu', 0, 'arbiter', 'arbiter', ?, ?, 'succeeded')`);
+    for (let i = 1; i <= 4; i++) insert.run(FIXTURE_CHANNEL.id, i * 10, i * 10 + 5);
+    host.db.prepare("INSERT INTO run_logs (run_id, t, level, text) VALUES (4, 41, 'info', 'started'), (4, 44, 'warn', 'slow disk')").run();
+    const handlers = createHandlers(host);
+    const jobs = API['runs.lastPerJob'].response.parse(await handlers['runs.lastPerJob']({})).jobs;
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ operation: 'transcribe', lane: 'gpu' });
+    expect(jobs[0].runs.map((r) => r.id)).toEqual([4, 3, 2]);
+    const warn = await dispatch(handlers, 'runs.logs', { run: 4, level: 'warn' });
+    expect(warn).toMatchObject({ ok: true, result: { lines: [{ runId: 4, level: 'warn', text: 'slow disk' }] } });
+    const missing = await dispatch(handlers, 'runs.logs', { run: 99 });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'RUN_NOT_FOUND' } });
+  });
+
+  it('work.retry makes failed work reachable again and says how many', async () => {
+    const [ch] = (await createHandlers(host)['snapshot.get']({ channel: FIXTURE_CHANNEL.id, ids: true })).channels;
+    const item = ch.operations.transcribe.ids![0];
+    host.db.prepare("UPDATE work SET attempts = 3, deferral_kind = 'failed', deferral_code = 'ENGINE_CRASHED' WHERE operation = 'transcribe' AND item_id = ?").run(item);
+    host.work.recomputeItem(item, host.now());
+    expect(host.work.row('transcribe', item)!.state).toBe('deferred');
+    expect(await dispatch(createHandlers(host), 'work.retry', { item, operation: 'transcribe' })).toEqual({ ok: true, result: { retried: 1 } });
+    expect(host.work.row('transcribe', item)!.state).toBe('missing');
+    expect(await dispatch(createHandlers(host), 'work.retry', { item: 'nope', operation: 'transcribe' })).toMatchObject({ ok: false, error: { code: 'ITEM_NOT_FOUND' } });
+  });
+
+  it('settings.list and settings.set validate, and a restart key needs the UI to say so', async () => {
+    const handlers = createHandlers(host);
+    const list = API['settings.list'].response.parse(await handlers['settings.list']({})).settings;
+    expect(list.find((s) => s.key === 'retry.maxAttempts')).toMatchObject({ value: 3, isDefault: true, applies: 'live' });
+    expect(await dispatch(handlers, 'settings.set', { key: 'retry.maxAttempts', value: 5 })).toMatchObject({ ok: true, result: { value: 5, restartPending: false } });
+    expect(await dispatch(handlers, 'settings.set', { key: 'retry.maxAttempts', value: 0 })).toMatchObject({ ok: false, error: { code: 'SETTING_OUT_OF_RANGE' } });
+    expect(await dispatch(handlers, 'settings.set', { key: 'claims.leaseS', value: 90 })).toMatchObject({ ok: false, error: { code: 'RESTART_REQUIRED' } });
+    expect(await dispatch(handlers, 'settings.set', { key: 'claims.leaseS', value: 90, restartAcknowledged: true })).toMatchObject({ ok: true, result: { restartPending: true } });
+    expect(await dispatch(handlers, 'settings.set', { key: 'no.such', value: 1 })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_SETTING' } });
+  });
+
   it('implements every method of the contract', () => {
     expect(Object.keys(createHandlers(host)).sort()).toEqual(Object.keys(API).sort());
   });
