@@ -6,8 +6,16 @@ import { MIGRATIONS } from './migrations/index';
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+const startedAt = new WeakMap<Database.Database, number>();
+
+/** The version the file had when this process opened it (what a backfill needs to know). */
+export function versionAtOpen(db: Database.Database): number {
+  return startedAt.get(db) ?? (db.pragma('user_version', { simple: true }) as number);
+}
+
 export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
   const current = db.pragma('user_version', { simple: true }) as number;
+  if (!startedAt.has(db)) startedAt.set(db, current);
   if (current > SCHEMA_VERSION) {
     throw new BacklotError('DATABASE_TOO_NEW', `The database is at schema version ${current}, newer than this Backlot (${SCHEMA_VERSION}); update Backlot to open it.`);
   }

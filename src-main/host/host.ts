@@ -3,6 +3,7 @@
 // exactly this and nothing else holds authority.
 import { EventEmitter } from 'node:events';
 import { openDatabase, type Db } from '../db/connection';
+import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
 import { LibraryRepository } from '../library/repository';
 import { wallClock, type Clock } from './clock';
@@ -27,6 +28,18 @@ export class Host {
     this.db = openDatabase(options.databaseFile, { durable: options.durable });
     this.work = new WorkStore(this.db);
     this.library = new LibraryRepository(this.db, this.work);
+    this.backfillWork();
+  }
+
+  /** A library from before the work table (schema 1) gets its derived states once, on upgrade. */
+  private backfillWork(): void {
+    const from = versionAtOpen(this.db);
+    if (from === 0 || from >= 2) return;
+    const now = this.now();
+    this.transaction(() => {
+      for (const c of this.library.channels()) this.work.ensureChannel(c.id, now);
+      for (const r of this.db.prepare('SELECT id FROM items').all() as { id: string }[]) this.work.ensureItem(r.id, now);
+    });
   }
 
   now(): number {

@@ -30,6 +30,10 @@ export interface WorkRow {
   deferral_code: string | null;
 }
 
+/** The columns derivation reads and writes. */
+type DerivationRow = Pick<WorkRow, 'operation' | 'item_id' | 'channel_id' | 'state' | 'ready' | 'claimed' | 'reachable_since'
+  | 'output_fp' | 'stale_at' | 'attempts' | 'deferral_kind' | 'deferral_until' | 'deferral_code'>;
+
 interface ItemFactsRow {
   id: string;
   channel_id: string;
@@ -74,7 +78,12 @@ export class WorkStore {
                                     c.kind, c.settings_json, c.removed_at
                                FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?`),
       channelFacts: db.prepare('SELECT id, sync_interval_s, last_sync_at, removed_at FROM channels WHERE id = ?'),
-      rowsOfItem: db.prepare('SELECT * FROM work WHERE item_id = ?'),
+      // Only what derivation reads: building 20-key row objects cost more than the query itself.
+      rowsOfItem: db.prepare(`SELECT operation, item_id, channel_id, state, ready, claimed, reachable_since, output_fp, stale_at,
+                                     attempts, deferral_kind, deferral_until, deferral_code FROM work WHERE item_id = ?`),
+      countDown: db.prepare('UPDATE work_counts SET n = n - 1 WHERE channel_id = ? AND operation = ? AND state = ?'),
+      countUp: db.prepare(`INSERT INTO work_counts (channel_id, operation, state, n) VALUES (?, ?, ?, 1)
+                           ON CONFLICT (channel_id, operation, state) DO UPDATE SET n = n + 1`),
       row: db.prepare('SELECT * FROM work WHERE operation = ? AND item_id = ?'),
       insert: db.prepare(`INSERT INTO work (operation, item_id, channel_id, published_at, duration_s, state, ready, claimed,
                              reachable_since, output_fp, stale_at)
@@ -115,7 +124,8 @@ export class WorkStore {
     const duration = item.duration_s ?? 0;
     for (const op of ITEM_OPERATIONS) {
       const outputFp = have.includes(op.id) ? expectedFingerprint(this.operationFingerprint(op.id), item.fingerprint) : null;
-      this.q.insert.run({ operation: op.id, item_id: item.id, channel_id: item.channel_id, published_at: item.published_at, duration_s: duration, output_fp: outputFp, stale_at: null });
+      const inserted = this.q.insert.run({ operation: op.id, item_id: item.id, channel_id: item.channel_id, published_at: item.published_at, duration_s: duration, output_fp: outputFp, stale_at: null });
+      if (inserted.changes === 1) this.q.countUp.run(item.channel_id, op.id, 'blocked');
     }
     this.q.updateAttrs.run(item.published_at, duration, item.id, item.published_at, duration);
     this.recomputeItem(itemId, now);
@@ -125,8 +135,8 @@ export class WorkStore {
   recomputeItem(itemId: string, now: number): void {
     const item = this.q.itemFacts.get(itemId) as ItemFactsRow | undefined;
     if (!item) return;
-    const rows = new Map<string, WorkRow>();
-    for (const r of this.q.rowsOfItem.all(itemId) as WorkRow[]) rows.set(r.operation, r);
+    const rows = new Map<string, DerivationRow>();
+    for (const r of this.q.rowsOfItem.all(itemId) as DerivationRow[]) rows.set(r.operation, r);
     const states = new Map<OperationId, WorkState>();
     const redownload = item.kind !== 'folder' && channelAllowsRedownload(item.settings_json);
     for (const op of ITEM_OPERATIONS) {
@@ -153,7 +163,8 @@ export class WorkStore {
     if (!ch) return;
     for (const op of CATALOG) {
       if (op.scope !== 'channel') continue;
-      this.q.insert.run({ operation: op.id, item_id: ch.id, channel_id: ch.id, published_at: 0, duration_s: 0, output_fp: null, stale_at: null });
+      const inserted = this.q.insert.run({ operation: op.id, item_id: ch.id, channel_id: ch.id, published_at: 0, duration_s: 0, output_fp: null, stale_at: null });
+      if (inserted.changes === 1) this.q.countUp.run(ch.id, op.id, 'blocked');
     }
     this.recomputeChannel(channelId, now);
   }
@@ -196,12 +207,16 @@ export class WorkStore {
     return this.q.row.get(operation, itemId) as WorkRow | undefined;
   }
 
-  private writeState(row: WorkRow, state: WorkState, now: number): void {
+  private writeState(row: DerivationRow, state: WorkState, now: number): void {
     const reachable = isReachable(state);
     const ready = reachable && row.claimed === 0 ? 1 : 0;
     const since = reachable ? (isReachable(row.state) && row.reachable_since !== null ? row.reachable_since : now) : null;
     if (row.state === state && row.ready === ready && row.reachable_since === since) return;
     this.q.updateState.run(state, ready, since, row.operation, row.item_id);
+    if (row.state !== state) {
+      this.q.countDown.run(row.channel_id, row.operation, row.state);
+      this.q.countUp.run(row.channel_id, row.operation, state);
+    }
     row.state = state;
     row.ready = ready;
     row.reachable_since = since;

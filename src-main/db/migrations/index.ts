@@ -3,6 +3,7 @@ import { sql as library } from './001-library';
 import { sql as work } from './002-work';
 import { sql as scheduling } from './003-scheduling';
 import { sql as outputJobs } from './004-output-jobs';
+import { sql as countsInCode } from './005-counts-in-code';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'work', sql: work },
   { version: 3, name: 'scheduling', sql: scheduling },
   { version: 4, name: 'output-jobs', sql: outputJobs },
+  { version: 5, name: 'counts-in-code', sql: countsInCode },
 ];
