@@ -4,21 +4,13 @@
 import os from 'node:os';
 import type { Db } from '../db/connection';
 import { BacklotError } from '../../src-shared/errors';
+import { processAlive } from '../host/process-alive';
 
 export interface LockHolder {
   owner: string;
   pid: number;
   hostname: string;
   expires_at: number;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export class DispatcherLock {
@@ -36,7 +28,7 @@ export class DispatcherLock {
       const t = this.now();
       if (h && h.owner !== this.owner && h.expires_at > t) {
         const sameMachine = h.hostname === this.hostname;
-        const stillThere = sameMachine ? h.pid !== process.pid && alive(h.pid) : true;
+        const stillThere = sameMachine ? h.pid !== process.pid && processAlive(h.pid) : true;
         if (stillThere) {
           throw new BacklotError('DISPATCHER_RUNNING', `Another Backlot dispatcher (process ${h.pid} on ${h.hostname}) is already running on this library; close it first.`, { pid: h.pid, hostname: h.hostname });
         }

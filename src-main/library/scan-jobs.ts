@@ -6,6 +6,7 @@ import os from 'node:os';
 import type { Db } from '../db/connection';
 import { BacklotError } from '../../src-shared/errors';
 import type { Position } from './folder-walk';
+import { processAlive } from '../host/process-alive';
 
 export interface ScanJobRow {
   channel_id: string;
@@ -31,15 +32,6 @@ export interface BegunScan {
 /** `host/pid/random`: the pid lets a scanner on the same machine see that a holder died. */
 export function newLeaseOwner(): string {
   return `${os.hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** A lease counts until it expires, unless its holder is a process on this machine that is gone. */
