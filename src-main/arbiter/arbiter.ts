@@ -434,7 +434,7 @@ export class Arbiter {
       this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now);
     } else {
       this.recordFailure(unit.operation, unit.itemId, result.code, now);
-      this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now);
+      this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
       this.runs.log(unit.runId, now, 'warn', `${unit.operation} of ${unit.itemId} failed: ${result.code}`);
     }
     const open = this.slotRuns.get(unit.lane)![unit.slot];

@@ -92,7 +92,10 @@ export class ManualRuns {
   private continueStretches(now: number): void {
     for (const job of [...this.jobs]) {
       if (!this.arbiter.slotFree(job.lane.queueKey, job.slot)) continue;
-      const next = job.stretch && !this.arbiter.laneHold(job.lane, now) ? this.arbiter.channelCandidate(job.operation, job.channelId) : undefined;
+      // The same holds as at the start (laneFor): the lane's own slot count does not bind ad-hoc slots.
+      const hold = this.arbiter.laneHold(job.lane, now);
+      const held = hold !== null && hold.code !== 'LANE_NO_SLOTS';
+      const next = job.stretch && !held ? this.arbiter.channelCandidate(job.operation, job.channelId) : undefined;
       const unit = next ? this.arbiter.start(job.lane, job.slot, next, null, job.trigger, job.actor, now) : null;
       if (!unit) this.jobs.splice(this.jobs.indexOf(job), 1);
     }
