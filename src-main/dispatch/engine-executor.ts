@@ -55,7 +55,7 @@ export class EngineExecutor implements Executor {
     const jobId = `${unit.runId}-${safeSegment(unit.operation)}-${createHash('sha1').update(unit.key + unit.token).digest('hex').slice(0, 12)}`;
     let result: UnitResult;
     try {
-      const program = this.registry.program(unit.binding);
+      const program = this.registry.program(unit.binding, { operation: unit.operation, itemId: unit.itemId });
       const outputDir = await prepareTemporaryOutputDir(this.dataDir, jobId);
       const outcome = await runEngine(program.command, {
         jobId, operation: unit.operation, outputDir,

@@ -28,6 +28,7 @@ export const serveCommand: Command = {
     const chunkMs = values['test-chunk-ms'] === undefined ? undefined : Number(values['test-chunk-ms']);
     if (chunkMs !== undefined && !(Number.isFinite(chunkMs) && chunkMs >= 0)) throw new CliUsageError(`--test-chunk-ms must be a number of milliseconds, got "${values['test-chunk-ms']}".`);
     if (positionals.length > 0) throw new CliUsageError(`serve takes no arguments, got "${positionals[0]}". Usage: ${USAGE}`);
+    const faults = engines === 'test' ? testFaults(process.env.BACKLOT_TEST_FAULTS) : undefined;
 
     if (!fs.existsSync(path.join(DEFAULT_RENDERER_DIR, 'index.html'))) {
       process.stderr.write('backlot: the window is not built yet; run "npx electron-vite build" first (the API works meanwhile).\n');
@@ -36,7 +37,7 @@ export const serveCommand: Command = {
       dataDir: path.dirname(databaseFile(values.data)),
       dispatch: !values['no-dispatch'],
       engines,
-      test: chunkMs === undefined ? undefined : { chunkMs },
+      test: chunkMs === undefined && faults === undefined ? undefined : { chunkMs, faults },
       port: portFlag(values.port),
       token: values.token,
     });
@@ -55,6 +56,22 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * `BACKLOT_TEST_FAULTS`: the test engines' misbehaviour on request, as JSON
+ * `{ "<item>" | "<operation>:<item>": { crash | hang | garbage | exitCode | errorCode ...: value } }`.
+ * Read only with `--engines test`; the production profile never sees it.
+ */
+function testFaults(value: string | undefined): Record<string, Record<string, unknown>> | undefined {
+  if (value === undefined || value === '') return undefined;
+  let parsed: unknown;
+  try { parsed = JSON.parse(value); } catch { parsed = null; }
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(parsed) || !Object.values(parsed).every(isObject)) {
+    throw new CliUsageError('BACKLOT_TEST_FAULTS must be a JSON object of objects, e.g. {"<item>": {"crash": 1}}.');
+  }
+  return parsed as Record<string, Record<string, unknown>>;
+}
 
 function portFlag(value: string | undefined): number {
   if (value === undefined) return 0;
