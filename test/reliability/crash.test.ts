@@ -1,0 +1,278 @@
+// The crash test (issue 4 item 9), with real processes: a folder library of real media added
+// through the CLI, `backlot serve --engines test` killed with SIGKILL at 30+ instants drawn from a
+// seeded PRNG (during startup and the sweep, while engines write, and inside output commits, found
+// by watching for the commit journal; each kill waits for its drawn share of the run to be done,
+// so they spread over all of it), restarted each time, then run to the end. Checked against
+// an uninterrupted reference run of the same library: no finished output lost, none committed
+// twice (per run, exactly), an intact database, every cut run `interrupted` with HOST_STOPPED,
+// no temporary output left, the same final snapshot, and dispatch back within a second of every
+// restart. The figures are printed; docs/reliability.md quotes them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type Database from 'better-sqlite3';
+import {
+  addFolder, allDone, killAll, makeMediaFolder, openDb, prng, removeTempDirs, serve, sleep, tempDir, until,
+  type Served, type Snapshot,
+} from './fixtures/host';
+
+const SEED = 20240604;
+const FILES = 8;
+const ITEM_OPERATIONS = 5; // transcribe, diarize, attribute-voices, attribute-words, digest (download is the folder's own file)
+const KILLS = 32;
+const CHUNK_MS = 40;
+const TEST_BYTES = 4096; // the test profile's default output: 4 chunks of 1024 bytes, 'a' to 'd'
+const TEMP = '.backlot-tmp';
+const JOURNAL = '.commit-journal.json';
+
+afterEach(() => killAll());
+afterAll(() => removeTempDirs());
+
+/** What the test engine writes for one job: chunk i is filled with the letter 'a' + i. */
+function expectedOutput(): Buffer {
+  return Buffer.concat([0, 1, 2, 3].map((i) => Buffer.alloc(TEST_BYTES / 4, 0x61 + i)));
+}
+
+interface DbState { maxRunId: number; itemsDone: number; outputs: number; running: number[] }
+
+function state(db: Database.Database): DbState {
+  const r = db.prepare('SELECT COALESCE(MAX(id), 0) AS maxRunId, COALESCE(SUM(items_done), 0) AS itemsDone FROM runs').get() as { maxRunId: number; itemsDone: number };
+  const outputs = (db.prepare('SELECT COUNT(*) AS n FROM work WHERE output_job IS NOT NULL').get() as { n: number }).n;
+  const running = (db.prepare("SELECT id FROM runs WHERE outcome = 'running' ORDER BY id").all() as { id: number }[]).map((x) => x.id);
+  return { ...r, outputs, running };
+}
+
+function journalPresent(dataDir: string): boolean {
+  const root = path.join(dataDir, TEMP);
+  let names: string[];
+  try { names = fs.readdirSync(root); } catch { return false; }
+  return names.some((n) => fs.existsSync(path.join(root, n, JOURNAL)));
+}
+
+/** The jobs whose commit a kill interrupted (their journal is still there), and whether each got recorded. */
+function interruptedCommits(dataDir: string, db: Database.Database): { recorded: number; unrecorded: number } {
+  const recorded = db.prepare('SELECT 1 FROM work WHERE output_job = ?');
+  const out = { recorded: 0, unrecorded: 0 };
+  for (const name of tempEntries(dataDir)) {
+    if (!fs.existsSync(path.join(dataDir, TEMP, name, JOURNAL))) continue;
+    if (recorded.get(name)) out.recorded++;
+    else out.unrecorded++;
+  }
+  return out;
+}
+
+function tempEntries(dataDir: string): string[] {
+  try { return fs.readdirSync(path.join(dataDir, TEMP)); } catch { return []; }
+}
+
+/** Waits until a run opened after `afterRunId` shows up (dispatch resumed); ms after the URL line, or null if none within `withinMs`. */
+async function resumeMs(db: Database.Database, served: Served, before: DbState, withinMs: number): Promise<number | null> {
+  const q = db.prepare('SELECT COALESCE(MAX(id), 0) AS id, COALESCE(SUM(items_done), 0) AS done FROM runs');
+  const deadline = served.urlAt + withinMs;
+  for (;;) {
+    const r = q.get() as { id: number; done: number };
+    const t = performance.now();
+    if (r.id > before.maxRunId || r.done > before.itemsDone) return Math.max(0, t - served.urlAt);
+    if (t > deadline) return null;
+    await sleep(2);
+  }
+}
+
+/** Polls for a commit journal under the temp folder for up to `withinMs`; true if one was seen. */
+async function awaitCommit(dataDir: string, withinMs: number): Promise<boolean> {
+  const deadline = performance.now() + withinMs;
+  while (performance.now() < deadline) {
+    // A short synchronous burst between yields: the journal lives only for the commit's few milliseconds.
+    const burstEnd = performance.now() + 20;
+    while (performance.now() < burstEnd) if (journalPresent(dataDir)) return true;
+    await sleep(0);
+  }
+  return false;
+}
+
+/** Runs the library until all its work is done and no run is open, then stops it cleanly. */
+async function runToEnd(served: Served, db: Database.Database): Promise<Snapshot> {
+  await until('all work done', async () => {
+    const s = await served.call<Snapshot>('snapshot.get');
+    return allDone(s) && state(db).running.length === 0 ? s : undefined;
+  }, 120_000, 100);
+  const snap = await served.call<Snapshot>('snapshot.get');
+  expect(await served.stop()).toBe(0);
+  return snap;
+}
+
+interface WorkRow { operation: string; item_id: string; state: string; output_path: string | null; output_bytes: number | null; output_job: string | null; attempts: number; deferral_kind: string | null }
+
+function workRows(db: Database.Database): WorkRow[] {
+  return db.prepare('SELECT operation, item_id, state, output_path, output_bytes, output_job, attempts, deferral_kind FROM work ORDER BY operation, item_id').all() as WorkRow[];
+}
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+describe('crash test: kill -9 the host at 30+ instants', () => {
+  it('loses no finished output, commits none twice, and ends where an uninterrupted run ends', async () => {
+    const media = makeMediaFolder(FILES);
+    const data = tempDir('crash');
+    addFolder(data, media);
+    const refData = tempDir('reference');
+    fs.cpSync(data, refData, { recursive: true });
+    const expectedOutputs = FILES * ITEM_OPERATIONS;
+
+    // ---- the reference: the same library, never interrupted
+    const refDb = openDb(refData);
+    const refStarted = performance.now();
+    const refSnap = await runToEnd(await serve(refData, { chunkMs: CHUNK_MS }), refDb);
+    const refSeconds = (performance.now() - refStarted) / 1000;
+    const refWork = workRows(refDb);
+    refDb.close();
+
+    // ---- the crash run
+    const rand = prng(SEED);
+    // The schedule: for each kill, how many outputs must be committed before it may land, so the
+    // kills spread over the whole run (sorted uniform draws), and how it lands.
+    const schedule = Array.from({ length: KILLS }, () => Math.floor(rand() * expectedOutputs * 0.95)).sort((a, b) => a - b);
+    const db = openDb(data);
+    const kills: { mode: string; progress: number; cutRuns: number[]; commits: { recorded: number; unrecorded: number }; pendingTemp: number }[] = [];
+    const spawnToUrl: number[] = [];
+    const resumes: number[] = [];
+    const cutRuns = new Set<number>();
+    let lives = 0;
+    while (kills.length < KILLS) {
+      const before = state(db);
+      if (before.outputs === expectedOutputs) break; // finished early: the count assertion below says so
+      const target = schedule[kills.length];
+      const roll = rand();
+      const mode = roll < 0.15 ? 'startup' : roll < 0.6 ? 'running' : 'commit';
+      const delay = Math.floor(rand() * (mode === 'startup' ? 1500 : 350));
+      lives++;
+      let earlyKill: NodeJS.Timeout | undefined;
+      let served: Served | undefined;
+      const spawned = serve(data, {
+        chunkMs: CHUNK_MS,
+        // A startup kill lands at a random instant after spawn: loading, opening, the lock, the sweep or the first fill.
+        onSpawn: (proc) => { if (mode === 'startup') earlyKill = setTimeout(() => proc.kill('SIGKILL'), delay); },
+      });
+      try {
+        served = await spawned;
+      } catch {
+        // Killed before it printed its URL: a crash during startup.
+      }
+      if (served) {
+        spawnToUrl.push(served.urlAt - served.spawnedAt);
+        // The sweep ran before the URL was printed: what the last kill cut is marked, its temp outputs are gone.
+        for (const id of before.running) {
+          expect(db.prepare('SELECT outcome, reason_code FROM runs WHERE id = ?').get(id)).toEqual({ outcome: 'interrupted', reason_code: 'HOST_STOPPED' });
+        }
+        for (const name of tempEntries(data)) expect(Number(name.split('-')[0])).toBeGreaterThan(before.maxRunId);
+        if (mode !== 'startup') {
+          const ms = await resumeMs(db, served, before, 1000);
+          expect(ms, `dispatch resumed within a second of restart ${lives}`).not.toBeNull();
+          resumes.push(ms!);
+          await until(`${target} outputs`, () => (state(db).outputs >= target ? true : undefined), 60_000, 5);
+          if (mode === 'commit') await awaitCommit(data, 2000);
+          else await sleep(delay);
+          await served.kill9();
+        } else {
+          await served.exited;
+        }
+      }
+      clearTimeout(earlyKill);
+      const after = state(db);
+      for (const id of after.running) cutRuns.add(id);
+      kills.push({
+        mode, progress: after.outputs / expectedOutputs,
+        cutRuns: after.running, commits: interruptedCommits(data, db), pendingTemp: tempEntries(data).length,
+      });
+    }
+
+    // ---- the last start: run to the end and stop cleanly
+    const before = state(db);
+    const last = await serve(data, { chunkMs: CHUNK_MS });
+    if (before.outputs < expectedOutputs) {
+      const ms = await resumeMs(db, last, before, 1000);
+      expect(ms, 'dispatch resumed within a second of the last restart').not.toBeNull();
+      resumes.push(ms!);
+    }
+    const finalSnap = await runToEnd(last, db);
+    db.close();
+
+    // ---- checks
+    const check = openDb(data);
+    try {
+      expect(kills.length).toBeGreaterThanOrEqual(30);
+      // Spread across the run: kills before any output, in the middle, and late.
+      const progress = kills.map((k) => k.progress);
+      expect(Math.min(...progress)).toBeLessThan(0.25);
+      expect(Math.max(...progress)).toBeGreaterThan(0.6);
+
+      expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+
+      // No finished output lost: every recorded output has its file, of its size, with the engine's bytes.
+      const work = workRows(check);
+      const withOutput = work.filter((w) => w.output_path !== null && w.operation !== 'download');
+      expect(withOutput).toHaveLength(expectedOutputs);
+      const content = expectedOutput();
+      for (const w of withOutput) {
+        expect(w.output_bytes, `${w.operation} of ${w.item_id}`).toBe(TEST_BYTES);
+        expect(fs.readFileSync(w.output_path!).equals(content), `${w.output_path} holds exactly what the engine wrote`).toBe(true);
+      }
+      // ...and no file on disk that no record owns (a rolled-back commit leaves nothing behind).
+      const files = fs.readdirSync(path.join(data, 'outputs'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+      expect(files).toHaveLength(expectedOutputs);
+
+      // None committed twice: each run's items_done is exactly the outputs whose job it ran, and the
+      // sum over all runs is exactly the number of (item, operation) outputs.
+      const runs = check.prepare('SELECT id, outcome, reason_code, ended_at, items_done, items_failed FROM runs ORDER BY id').all() as
+        { id: number; outcome: string; reason_code: string | null; ended_at: number | null; items_done: number; items_failed: number }[];
+      const byRun = new Map<number, number>();
+      for (const w of withOutput) {
+        const runId = Number(w.output_job!.split('-')[0]);
+        byRun.set(runId, (byRun.get(runId) ?? 0) + 1);
+      }
+      for (const r of runs) expect(r.items_done, `run ${r.id}`).toBe(byRun.get(r.id) ?? 0);
+      expect(runs.reduce((s, r) => s + r.items_done, 0)).toBe(expectedOutputs);
+      expect(runs.reduce((s, r) => s + r.items_failed, 0)).toBe(0);
+      expect(new Set(withOutput.map((w) => w.output_job)).size).toBe(expectedOutputs);
+
+      // No run left running; exactly the runs a kill cut are interrupted, with HOST_STOPPED.
+      expect(runs.filter((r) => r.outcome === 'running')).toEqual([]);
+      const interrupted = runs.filter((r) => r.outcome === 'interrupted');
+      expect(interrupted.map((r) => r.id).sort((a, b) => a - b)).toEqual([...cutRuns].sort((a, b) => a - b));
+      for (const r of interrupted) {
+        expect(r.reason_code).toBe('HOST_STOPPED');
+        expect(r.ended_at).not.toBeNull();
+      }
+      expect(runs.filter((r) => r.outcome !== 'interrupted').every((r) => r.outcome === 'succeeded')).toBe(true);
+
+      // Nothing left in the temporary folder, no claim, no lock.
+      expect(tempEntries(data)).toEqual([]);
+      expect(check.prepare('SELECT COUNT(*) AS n FROM claims').get()).toEqual({ n: 0 });
+      expect(check.prepare('SELECT COUNT(*) AS n FROM dispatcher_lock').get()).toEqual({ n: 0 });
+
+      // The same end as the uninterrupted run: snapshot, and every work row's state and output size.
+      expect(finalSnap).toEqual(refSnap);
+      const shape = (rows: WorkRow[]) => rows.map((w) => ({ operation: w.operation, item: w.item_id, state: w.state, bytes: w.output_bytes, attempts: w.attempts, deferral: w.deferral_kind }));
+      expect(shape(work)).toEqual(shape(refWork));
+
+      expect(resumes.length).toBeGreaterThanOrEqual(20);
+      const figures = {
+        seed: SEED, files: FILES, outputsChecked: withOutput.length, lives: lives + 1,
+        kills: kills.length,
+        killsByMode: Object.fromEntries(['startup', 'running', 'commit'].map((m) => [m, kills.filter((k) => k.mode === m).length])),
+        killsInsideCommit: kills.filter((k) => k.commits.recorded + k.commits.unrecorded > 0).length,
+        interruptedCommitsRecorded: kills.reduce((n, k) => n + k.commits.recorded, 0),
+        interruptedCommitsUnrecorded: kills.reduce((n, k) => n + k.commits.unrecorded, 0),
+        killsWithUncommittedTempOutput: kills.filter((k) => k.pendingTemp > 0).length,
+        runsCut: cutRuns.size, runsTotal: runs.length,
+        progressAtKill: { min: Math.min(...progress), median: median(progress), max: Math.max(...progress) },
+        resumeMs: { measured: resumes.length, max: Math.round(Math.max(...resumes)), median: Math.round(median(resumes)) },
+        spawnToUrlMs: { max: Math.round(Math.max(...spawnToUrl)), median: Math.round(median(spawnToUrl)) },
+        referenceRunSeconds: Number(refSeconds.toFixed(1)),
+      };
+      console.log(`crash test figures: ${JSON.stringify(figures)}`);
+    } finally {
+      check.close();
+    }
+  }, 300_000);
+});
