@@ -15,7 +15,7 @@ import { PolicyTreeStore } from '../policy/tree-store';
 import { LaneHolds } from '../gates/pause';
 import { diskMode, type DiskMode, type DiskProbe, type DiskThresholds } from '../gates/disk-gate';
 import { nextQuietBoundary, quietUntil, type QuietWindow, type WallTimeOf } from '../gates/quiet-hours';
-import { CATALOG, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
+import { catalogIndex, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
 import type { PolicyNode } from '../../src-shared/policy/tree';
 import { BacklotError } from '../../src-shared/errors';
 
@@ -219,8 +219,16 @@ export class Arbiter {
   // ---- gates -----------------------------------------------------------------------------
 
   bindingsOn(lane: string): EngineBinding[] {
-    return this.config.bindings.filter((b) => b.lane === lane);
+    let list = this.laneBindings.get(lane);
+    if (!list) {
+      list = this.config.bindings.filter((b) => b.lane === lane);
+      this.laneBindings.set(lane, list);
+    }
+    return list;
   }
+
+  private readonly laneBindings = new Map<string, EngineBinding[]>();
+  private readonly leafBindings = new WeakMap<CompiledNode, Map<string, EngineBinding[]>>();
 
   currentDiskMode(): DiskMode {
     if (!this.config.disk) return 'open';
@@ -255,10 +263,21 @@ export class Arbiter {
 
   /** Operations a leaf may run on a lane right now: bound there, preflight passed, disk gate allows. */
   leafOperations(leaf: CompiledNode, lane: string, disk: DiskMode): EngineBinding[] {
-    if (leaf.matchesNothing || (leaf.lane !== null && leaf.lane !== lane)) return [];
-    return this.bindingsOn(lane).filter((b) => b.preflight.ok
-      && (leaf.operations === null || leaf.operations.has(b.operation))
-      && (disk === 'open' || !operationSpec(b.operation).writesMedia));
+    // A compiled leaf and the bindings never change while they live: computed once per (leaf, lane, gate).
+    let perLane = this.leafBindings.get(leaf);
+    if (!perLane) {
+      perLane = new Map();
+      this.leafBindings.set(leaf, perLane);
+    }
+    const key = disk === 'open' ? lane : `${lane}\0closed`;
+    let list = perLane.get(key);
+    if (!list) {
+      list = leaf.matchesNothing || (leaf.lane !== null && leaf.lane !== lane) ? [] : this.bindingsOn(lane).filter((b) => b.preflight.ok
+        && (leaf.operations === null || leaf.operations.has(b.operation))
+        && (disk === 'open' || !operationSpec(b.operation).writesMedia));
+      perLane.set(key, list);
+    }
+    return list;
   }
 
   // ---- candidates ------------------------------------------------------------------------
@@ -268,7 +287,7 @@ export class Arbiter {
     const bindings = this.leafOperations(leaf, lane, disk);
     if (bindings.length === 0) return undefined;
     const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;
-    const opIndex = (op: OperationId) => CATALOG.findIndex((o) => o.id === op);
+    const opIndex = catalogIndex;
     if (leaf.order === 'heaviest') {
       const counts = this.candidates.reachableCounts(bindings.map((b) => b.operation));
       const channels = [...counts.keys()]
@@ -312,8 +331,7 @@ export class Arbiter {
   readonly beforeFill: ((now: number) => void)[] = [];
 
   /** Units running per choosing leaf, summed over a subtree. */
-  runningCounter(): (node: CompiledNode) => number {
-    const byLeaf = this.claims.runningByNode();
+  runningCounter(byLeaf: Map<string | null, number> = this.claims.runningByNode()): (node: CompiledNode) => number {
     const memo = new Map<CompiledNode, number>();
     const count = (node: CompiledNode): number => {
       const known = memo.get(node);
@@ -323,6 +341,13 @@ export class Arbiter {
       return n;
     };
     return count;
+  }
+
+  /** This process's running units by the leaf that chose them (the pick path's count; no query). */
+  private runningByLeaf(): Map<string | null, number> {
+    const byLeaf = new Map<string | null, number>();
+    for (const u of this.running()) byLeaf.set(u.nodeId, (byLeaf.get(u.nodeId) ?? 0) + 1);
+    return byLeaf;
   }
 
   /** Passive work waits while any non-passive leaf has reachable work for this lane or runs on it. */
@@ -371,7 +396,7 @@ export class Arbiter {
     const picked = select({
       tree,
       candidateOf,
-      runningIn: this.runningCounter(),
+      runningIn: this.runningCounter(this.runningByLeaf()),
       nonPassiveBusy: this.nonPassiveBusy(tree, lane.queueKey, candidateOf),
       fairness: this.fairness,
     });
@@ -387,25 +412,29 @@ export class Arbiter {
     const reservedBytes = writesMedia && this.config.disk ? this.config.disk.bytesPerMediaSecond * c.durationS : 0;
     const reservedUsd = expectedUsd(binding, c.durationS);
     const duration = expectedSeconds(binding, c.durationS);
-    const claim = this.claims.tryClaim({
-      operation: c.operation, item_id: c.itemId, channel_id: c.channelId, lane: lane.queueKey, slot,
-      node_id: nodeId, run_id: null, trigger, started_at: now, expires_at: now + duration + this.config.leaseS,
-      reserved_bytes: reservedBytes, reserved_usd: reservedUsd,
-    });
-    if (!claim) return null;
-    this.host.work.setClaimed(c.operation, c.itemId, true);
     const runs = this.slotRuns.get(lane.queueKey)!;
     const open = runs[slot];
-    let runId: number;
-    if (open && open.pending && open.operation === c.operation && open.channelId === c.channelId && open.trigger === trigger) {
-      runId = open.runId;
+    const continues = open !== null && open !== undefined && open.pending && open.operation === c.operation
+      && open.channelId === c.channelId && open.trigger === trigger;
+    const runId = continues ? open.runId
+      : this.runs.open({ operation: c.operation, channelId: c.channelId, lane: lane.queueKey, slot, nodeId, trigger, actor, startedAt: now });
+    const claim = this.claims.tryClaim({
+      operation: c.operation, item_id: c.itemId, channel_id: c.channelId, lane: lane.queueKey, slot,
+      node_id: nodeId, run_id: runId, trigger, started_at: now, expires_at: now + duration + this.config.leaseS,
+      reserved_bytes: reservedBytes, reserved_usd: reservedUsd,
+    });
+    if (!claim) {
+      // Someone else holds this work: the run opened for it never ran anything.
+      if (!continues) this.runs.closeAs(runId, now, 'skipped', 'ALREADY_CLAIMED', { item: c.itemId });
+      return null;
+    }
+    this.host.work.markClaimed(c.operation, c.itemId);
+    if (continues) {
       open.pending = false;
     } else {
       if (open) this.runs.close(open.runId, open.endedAt);
-      runId = this.runs.open({ operation: c.operation, channelId: c.channelId, lane: lane.queueKey, slot, nodeId, trigger, actor, startedAt: now });
       runs[slot] = { runId, operation: c.operation, channelId: c.channelId, trigger, pending: false, endedAt: now };
     }
-    this.claims.setRun(claim.key, runId);
     const unit: RunningUnit = {
       key: claim.key, token: claim.token, operation: c.operation, itemId: c.itemId, channelId: c.channelId,
       lane: lane.queueKey, slot, nodeId, runId, startedAt: now, durationS: c.durationS, binding,
@@ -421,12 +450,12 @@ export class Arbiter {
    * work someone else may now hold) cannot commit over it.
    */
   complete(unit: RunningUnit, result: UnitResult, now: number): boolean {
-    if (!this.claims.holds(unit.key, unit.token)) {
-      this.freeSlot(unit);
+    this.freeSlot(unit);
+    // Deleting by key and token is the token check: nothing deleted means the claim lapsed.
+    if (!this.claims.release(unit.key, unit.token)) {
       throw new BacklotError('CLAIM_LAPSED', `The claim on ${unit.operation} of ${unit.itemId} lapsed before its result arrived; the result was not committed.`);
     }
-    this.freeSlot(unit);
-    this.releaseClaim(unit.key, unit.token, unit.operation, unit.itemId, now, false);
+    this.host.work.setClaimed(unit.operation, unit.itemId, false);
     const usd = result.usd ?? (result.outcome === 'done' ? unit.reservedUsd : 0);
     if (result.outcome === 'done') {
       const bytes = result.bytes ?? unit.reservedBytes;

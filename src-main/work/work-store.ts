@@ -92,6 +92,7 @@ export class WorkStore {
       updateState: db.prepare('UPDATE work SET state = ?, ready = ?, reachable_since = ? WHERE operation = ? AND item_id = ?'),
       updateAttrs: db.prepare('UPDATE work SET published_at = ?, duration_s = ? WHERE item_id = ? AND (published_at <> ? OR duration_s <> ?)'),
       setClaimed: db.prepare('UPDATE work SET claimed = ?, ready = CASE WHEN ? = 0 AND state IN (\'missing\', \'stale\') THEN 1 ELSE 0 END WHERE operation = ? AND item_id = ?'),
+      markClaimed: db.prepare('UPDATE work SET claimed = 1, ready = 0 WHERE operation = ? AND item_id = ?'),
       opConfig: db.prepare('SELECT operation, fingerprint FROM operation_config'),
       setOpConfig: db.prepare('INSERT INTO operation_config (operation, fingerprint) VALUES (?, ?) ON CONFLICT (operation) DO UPDATE SET fingerprint = excluded.fingerprint'),
       itemsOfOperationOutputs: db.prepare('SELECT DISTINCT item_id FROM work WHERE operation = ? AND output_fp IS NOT NULL'),
@@ -196,6 +197,11 @@ export class WorkStore {
   recompute(operation: OperationId, itemId: string, now: number): void {
     if (operationSpec(operation).scope === 'channel') this.recomputeChannel(itemId, now);
     else this.recomputeItem(itemId, now);
+  }
+
+  /** Claimed work is never ready; its state stays what it was (running work counts as missing). */
+  markClaimed(operation: OperationId, itemId: string): void {
+    this.q.markClaimed.run(operation, itemId);
   }
 
   setClaimed(operation: OperationId, itemId: string, claimed: boolean): void {

@@ -119,13 +119,23 @@ export function topologicalOrder<T extends { id: string; dependsOn: readonly str
 export const CATALOG: readonly OperationSpec[] = topologicalOrder(OPERATIONS);
 export const ITEM_OPERATIONS: readonly OperationSpec[] = CATALOG.filter((op) => op.scope === 'item');
 
+const BY_ID = new Map<string, OperationSpec>(CATALOG.map((op) => [op.id, op]));
+const INDEX = new Map<string, number>(CATALOG.map((op, i) => [op.id, i]));
+
+/** Position in the topological order (ties between operations break by it). */
+export function catalogIndex(id: OperationId): number {
+  return INDEX.get(id) ?? -1;
+}
+
 export function operationSpec(id: OperationId): OperationSpec {
-  const spec = CATALOG.find((op) => op.id === id);
+  const spec = BY_ID.get(id);
   if (!spec) throw new BacklotError('UNKNOWN_OPERATION', `There is no operation "${id}".`);
   return spec;
 }
 
 /** Item-scope dependencies only: an item that exists was found by a sync, so none waits on it. */
+const ITEM_DEPS = new Map<string, OperationId[]>(CATALOG.map((op) => [op.id, op.dependsOn.filter((d) => BY_ID.get(d)!.scope === 'item')]));
+
 export function itemDependencies(op: OperationSpec): OperationId[] {
-  return op.dependsOn.filter((d) => operationSpec(d).scope === 'item');
+  return ITEM_DEPS.get(op.id) ?? op.dependsOn.filter((d) => operationSpec(d).scope === 'item');
 }

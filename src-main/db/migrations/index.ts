@@ -4,6 +4,7 @@ import { sql as work } from './002-work';
 import { sql as scheduling } from './003-scheduling';
 import { sql as outputJobs } from './004-output-jobs';
 import { sql as countsInCode } from './005-counts-in-code';
+import { sql as workByItem } from './006-work-by-item';
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'scheduling', sql: scheduling },
   { version: 4, name: 'output-jobs', sql: outputJobs },
   { version: 5, name: 'counts-in-code', sql: countsInCode },
+  { version: 6, name: 'work-by-item', sql: workByItem },
 ];
