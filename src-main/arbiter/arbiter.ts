@@ -432,7 +432,7 @@ export class Arbiter {
     if (continues) {
       open.pending = false;
     } else {
-      if (open) this.runs.close(open.runId, open.endedAt);
+      if (open) this.recordInRun(() => this.runs.close(open.runId, open.endedAt));
       runs[slot] = { runId, operation: c.operation, channelId: c.channelId, trigger, pending: false, endedAt: now };
     }
     const unit: RunningUnit = {
@@ -460,11 +460,13 @@ export class Arbiter {
     if (result.outcome === 'done') {
       const bytes = result.bytes ?? unit.reservedBytes;
       this.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, now);
-      this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now);
+      this.recordInRun(() => this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now));
     } else {
       this.recordFailure(unit.operation, unit.itemId, result.code, now);
-      this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
-      this.runs.log(unit.runId, now, 'warn', `${unit.operation} of ${unit.itemId} failed: ${result.code}`);
+      this.recordInRun(() => {
+        this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
+        this.runs.log(unit.runId, now, 'warn', `${unit.operation} of ${unit.itemId} failed: ${result.code}`);
+      });
     }
     const open = this.slotRuns.get(unit.lane)![unit.slot];
     if (open && open.runId === unit.runId) {
@@ -472,6 +474,22 @@ export class Arbiter {
       open.endedAt = now;
     }
     return true;
+  }
+
+  /** Run-record writes that failed; the outcomes they described stand. */
+  runRecordFailures = 0;
+
+  /**
+   * The run record is history, the output is the work: a failure to write the record (a full
+   * disk, a locked file) is rolled back to a savepoint and counted, never turning a committed
+   * success into a failure.
+   */
+  private recordInRun(write: () => void): void {
+    try {
+      this.host.db.transaction(write)();
+    } catch {
+      this.runRecordFailures++;
+    }
   }
 
   private commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, now: number): void {
@@ -540,7 +558,7 @@ export class Arbiter {
       const runs = this.slotRuns.get(lane.queueKey)!;
       runs.forEach((r, slot) => {
         if (r && r.pending) {
-          this.runs.close(r.runId, r.endedAt);
+          this.recordInRun(() => this.runs.close(r.runId, r.endedAt));
           runs[slot] = null;
         }
       });
