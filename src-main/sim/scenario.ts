@@ -136,20 +136,20 @@ export function parseScenario(input: unknown): Scenario {
       itemIds.add(it.id);
     });
   });
+  const generated = new Set<string>();
   if (s.generate) {
-    const cw = String(s.generate.channels).length;
+    // The generator's ids, exactly as it will make them (zero-padded gc…/gi…).
+    const cw = String(Math.max(s.generate.channels, 1)).length;
     const iw = String(Math.max(s.generate.items, 1)).length;
-    const firstC = `gc${'1'.padStart(cw, '0')}`;
-    if ([...channelIds].some((id) => /^gc\d+$/.test(id) && id.length === firstC.length && Number(id.slice(2)) <= s.generate!.channels)) {
-      throw new ScenarioError('generate', 'generated channel ids (gc…) collide with a listed channel id.');
+    for (let c = 1; c <= s.generate.channels; c++) {
+      const id = `gc${String(c).padStart(cw, '0')}`;
+      if (channelIds.has(id)) throw new ScenarioError('generate', `generated channel id "${id}" collides with a listed channel.`);
+      channelIds.add(id);
     }
-    if ([...itemIds].some((id) => /^gi\d+$/.test(id) && id.length === 2 + iw && Number(id.slice(2)) <= s.generate!.items)) {
-      throw new ScenarioError('generate', 'generated item ids (gi…) collide with a listed item id.');
-    }
-    for (let c = 1; c <= s.generate.channels; c++) channelIds.add(`gc${String(c).padStart(cw, '0')}`);
+    for (let k = 1; k <= s.generate.items; k++) generated.add(`gi${String(k).padStart(iw, '0')}`);
+    for (const id of itemIds) if (generated.has(id)) throw new ScenarioError('generate', `generated item id "${id}" collides with a listed item.`);
   }
-  const generatedItem = (id: string) => s.generate !== undefined && /^gi\d+$/.test(id) && id.length === 2 + String(Math.max(s.generate.items, 1)).length && Number(id.slice(2)) >= 1 && Number(id.slice(2)) <= s.generate.items;
-  const knownItem = (id: string) => itemIds.has(id) || generatedItem(id);
+  const knownItem = (id: string) => itemIds.has(id) || generated.has(id);
   s.events.forEach((e, i) => {
     if (e.type === 'item') {
       if (!channelIds.has(e.channel)) throw new ScenarioError(`events[${i}].channel`, `unknown channel "${e.channel}".`);

@@ -91,7 +91,6 @@ class Simulation {
   private t = 0;
   private picks = 0;
   private restarts = 0;
-  private readonly durations = new Map<string, number>();
 
   constructor(private readonly s: Scenario, private readonly file: string, private readonly options: SimOptions) {
     this.world = new SimWorld(s.disk ? s.disk.freeBytes : null, s.failures);
@@ -183,7 +182,6 @@ class Simulation {
       const local = it.have.includes('download');
       lib.addItem({ id: it.id, channel_id: channelId, external_id: it.id, title: it.title ?? it.id, published_at: it.publishedAt,
         duration_s: it.durationS, fingerprint: it.id, media_state: local ? 'local' : 'remote' }, 0, it.have);
-      this.durations.set(it.id, it.durationS);
     };
     for (const c of this.s.channels) {
       addChannel(c.id, c.platform, c.syncIntervalS ?? null);
@@ -248,8 +246,7 @@ class Simulation {
         const it: ScenarioItem = e.item;
         this.host.library.addItem({ id: it.id, channel_id: e.channel, external_id: it.id, title: it.title ?? it.id, published_at: it.publishedAt,
           duration_s: it.durationS, fingerprint: it.id, media_state: it.have.includes('download') ? 'local' : 'remote' }, t, it.have);
-        this.durations.set(it.id, it.durationS);
-        return;
+          return;
       }
       case 'pause':
       case 'resume':
