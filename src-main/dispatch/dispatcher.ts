@@ -17,7 +17,7 @@ import { ManualRuns } from '../arbiter/manual-runs';
 import { BacklotError } from '../../src-shared/errors';
 import type { OperationId } from '../../src-shared/catalog/operations';
 import { EngineExecutor } from './engine-executor';
-import { createEngineRegistry, type EngineProfile, type TestEngineOptions } from './engine-registry';
+import { createEngineRegistry, type EngineProfile, type EngineRegistry, type TestEngineOptions } from './engine-registry';
 import { LANE_KEYS, type SettingsValues } from '../../src-shared/settings/settings-schema';
 import { isBacklotError } from '../../src-shared/errors';
 
@@ -33,10 +33,14 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const DISK_REFRESH_MS = 30_000;
 const PRUNE_EVERY_MS = 6 * 3600_000;
 const OTHER_WRITERS_CHECK_MS = 5_000;
+/** What a download is expected to write per second of media (2 Mbit/s), reserved against the disk gate. */
+const DOWNLOAD_BYTES_PER_MEDIA_SECOND = 250_000;
 
 export class Dispatcher {
   arbiter!: Arbiter;
   manual!: ManualRuns;
+  private gpu!: GpuReport;
+  private registry!: EngineRegistry;
 
   isDispatching(): boolean {
     return this.dispatching;
@@ -67,6 +71,8 @@ export class Dispatcher {
     if (this.arbiter) return this.arbiter;
     const gpu = this.options.gpu ?? await detectGpus();
     const registry = createEngineRegistry(this.options.profile, gpu, this.options.test);
+    this.gpu = gpu;
+    this.registry = registry;
     this.executor = new EngineExecutor(registry, this.options.dataDir, {
       complete: (unit, result) => this.complete(unit, result),
       renew: (unit) => { this.arbiter.renew(unit, this.host.now()); },
@@ -112,7 +118,7 @@ export class Dispatcher {
       lanes,
       bindings,
       retry: { maxAttempts: s['retry.maxAttempts'], baseS: s['retry.baseS'], maxS: s['retry.maxS'], jitter: s['retry.jitter'] },
-      disk: { probe: this.disk, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] }, bytesPerMediaSecond: 250_000 },
+      disk: { probe: this.disk, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] }, bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND },
       spendCapUsd: s['spend.capUsd'],
       spendWindowStart: (now) => spendWindowStart(now, s['spend.window']),
       quietHours: s.quietHours,
@@ -123,14 +129,11 @@ export class Dispatcher {
   }
 
   private applySettings(): void {
-    const s = this.settings.values();
-    const gpuSlots = this.arbiter.laneConfigs().find((l) => l.queueKey === 'gpu')?.slots ?? 0;
+    // Engine bindings are fixed at start (a restart key); everything else applies at the next pull.
+    const next = this.config(this.settings.values(), this.registry.bindings, this.gpu);
     this.arbiter.reconfigure({
-      retry: { maxAttempts: s['retry.maxAttempts'], baseS: s['retry.baseS'], maxS: s['retry.maxS'], jitter: s['retry.jitter'] },
-      spendCapUsd: s['spend.capUsd'],
-      spendWindowStart: (now) => spendWindowStart(now, s['spend.window']),
-      quietHours: s.quietHours,
-      slots: Object.fromEntries(LANE_KEYS.map((k) => [k, k === 'gpu' ? Math.min(s['lanes.gpu.slots'], Math.max(gpuSlots, 0)) : s[`lanes.${k}.slots`]])),
+      retry: next.retry, disk: next.disk, spendCapUsd: next.spendCapUsd, spendWindowStart: next.spendWindowStart,
+      quietHours: next.quietHours, slots: Object.fromEntries(next.lanes.map((l) => [l.queueKey, l.slots])),
     });
     this.wake();
   }
