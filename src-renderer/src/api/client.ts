@@ -38,3 +38,8 @@ export function clientFromBridge(bridge: BacklotBridge, transport: ApiClient['tr
 export function createClient(win: Window = window): ApiClient {
   return win.backlot ? clientFromBridge(win.backlot, 'electron') : clientFromBridge(createHttpBridge(win), 'http');
 }
+
+/** Any failure as the banner's code and sentence: the host's own, or the window's fallback. */
+export function toApiError(e: unknown, fallback: string): ApiErrorDto {
+  return e instanceof ApiCallError ? { code: e.code, message: e.message } : { code: 'CLIENT', message: fallback };
+}

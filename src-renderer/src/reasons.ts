@@ -1,0 +1,142 @@
+// The host's reason codes (explain, lane holds, run outcomes) as short sentences a person reads.
+// The one table of them in the window: the Lanes panel, Recent runs and "Why is this waiting?" all
+// translate through describeReason(), so a code reads the same everywhere. A code the table does
+// not know yet is shown raw (with its parameters), never hidden or guessed at.
+import type { ReasonDto } from '../../src-shared/api/contract';
+
+export type Params = Record<string, unknown>;
+
+/** Formats a host time (seconds since the epoch, as every host time is) for a sentence. */
+export type TimeFormatter = (epochSeconds: number) => string;
+
+type Sentence = (params: Params, formatTime: TimeFormatter) => string;
+
+/** A parameter as text when it is a usable scalar, else undefined. */
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function count(value: unknown, one: string, many: string): string | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+  return `${value.toLocaleString()} ${value === 1 ? one : many}`;
+}
+
+const lane = (p: Params) => (text(p.lane) ? `the ${text(p.lane)} lane` : 'its lane');
+const laneCap = (p: Params) => (text(p.lane) ? `The ${text(p.lane)} lane` : 'Its lane');
+const withCode = (p: Params) => (text(p.code) ? ` (${text(p.code)})` : '');
+const at = (t: unknown, formatTime: TimeFormatter) => (typeof t === 'number' && Number.isFinite(t) ? formatTime(t) : undefined);
+
+/** Today's times as a clock time, other days with their date. */
+export function formatHostTime(epochSeconds: number, now: Date = new Date()): string {
+  const d = new Date(epochSeconds * 1000);
+  const sameDay = d.toDateString() === now.toDateString();
+  return sameDay
+    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
+  // The work's own state (explain).
+  DONE: () => 'Done: its output is present and up to date.',
+  RUNNING: (p) => (text(p.run) ? `Running now, in run #${text(p.run)}.` : 'Running now.'),
+  READY: (p) => `Ready: nothing holds it; it starts at the next pick on ${lane(p)}.`,
+  MEDIA_GONE: () => 'Its media file is gone, so this cannot run here.',
+  SOURCE_GONE: (p) => (text(p.channel) ? `Its channel "${text(p.channel)}" was removed from the library.` : 'Its channel was removed from the library.'),
+  BLOCKED_ON: (p) => (text(p.operation)
+    ? `Blocked on ${text(p.operation)}: that has to finish for this item first.`
+    : 'Blocked: another operation on this item has to finish first.'),
+  BACKOFF_UNTIL: (p, f) => {
+    const when = at(p.t, f);
+    return when ? `It failed and waits to retry; the next try is at ${when}.` : 'It failed and waits before retrying.';
+  },
+  FAILED: (p) => {
+    const attempts = count(p.attempts, 'attempt', 'attempts');
+    return `Gave up${attempts ? ` after ${attempts}` : ''}${withCode(p)}; it waits until you retry it.`;
+  },
+  EXCLUDED: (p) => `Held back by a rule${withCode(p)}.`,
+  NOT_MATCHED: () => 'No rule in the scheduling tree takes it, so it never gets picked.',
+
+  // Gates and holds (explain, and a lane's hold in the Lanes panel).
+  LANE_PAUSED: (p) => (p.all === true
+    ? 'Paused with everything else: nothing new starts until you resume everything.'
+    : `${laneCap(p)} is paused: nothing new starts on it until you resume it.`),
+  LANE_NO_SLOTS: (p) => `${laneCap(p)} has no slots, so nothing runs on it.`,
+  QUIET_HOURS: (p, f) => {
+    const until = at(p.until, f);
+    return `Quiet hours on ${lane(p)}${until ? ` until ${until}` : ''}.`;
+  },
+  SPEND_CAP: (p) => {
+    const cap = typeof p.capUsd === 'number' ? ` of $${p.capUsd.toFixed(2)}` : '';
+    return `The spend cap${cap} is reached; paid work waits.`;
+  },
+  GPU_YIELD: (p) => `Gives the GPU to a transcription${text(p.to) ? ` on the ${text(p.to)} lane` : ''} until it finishes.`,
+  DISK_GATE: (p) => {
+    switch (text(p.mode)) {
+      case 'draining': return 'Disk space is low: media downloads finish but no new ones start.';
+      case 'shut': return 'The disk is nearly full: media downloads are stopped.';
+      default: return `Held by the disk gate${text(p.mode) ? ` (${text(p.mode)})` : ''}.`;
+    }
+  },
+  PREFLIGHT_FAILED: (p) => {
+    const message = text(p.message);
+    return `The engine on ${lane(p)} failed its check${withCode(p)}${message ? `: ${message}` : '.'}`;
+  },
+  NODE_FULL: (p) => (text(p.node) ? `The "${text(p.node)}" group of the tree is at its worker limit.` : 'A group of the tree is at its worker limit.'),
+  PASSIVE_BEHIND: (p) => `The passive${text(p.node) ? ` "${text(p.node)}"` : ''} group waits while more urgent work uses the lane.`,
+  LANE_BUSY: (p) => {
+    const ahead = count(p.ahead, 'ready item comes', 'ready items come');
+    return `Every slot on its lane is busy${ahead ? `; ${ahead} first` : ''}.`;
+  },
+
+  // How a run ended (Recent runs).
+  SOME_FAILED: (p) => {
+    const failed = count(p.failed, 'item failed', 'items failed');
+    return failed ? `${failed}; the rest succeeded.` : 'Some items failed; the rest succeeded.';
+  },
+  ALL_FAILED: () => 'Every item in the run failed.',
+  HOST_STOPPED: () => 'Backlot stopped while this ran; it was not continued.',
+  ENGINE_NOT_INSTALLED: () => 'The engine is not installed in this build.',
+  NO_USABLE_GPU: () => 'No usable GPU was found.',
+  ENGINE_TIMEOUT: () => 'The engine took too long and was stopped.',
+  ENGINE_STALLED: () => 'The engine stopped reporting progress and was stopped.',
+  ENGINE_CANCELLED: () => 'The engine was cancelled.',
+  ENGINE_SPAWN: () => 'The engine could not be started.',
+  ENGINE_CRASHED: () => 'The engine crashed.',
+  ENGINE_EXIT: () => 'The engine exited with an error.',
+  ENGINE_PROTOCOL: () => 'The engine broke the protocol.',
+  ENGINE_NO_RESULT: () => 'The engine ended without a result.',
+  ENGINE_OUTPUT_INVALID: () => 'The engine produced output that could not be used.',
+  OUTPUT_MISSING: () => "The engine's output was missing.",
+  OUTPUT_COMMIT_FAILED: () => "The engine's output could not be saved.",
+  OUTPUT_COMMIT_INVALID: () => "The engine's output was not valid and was not saved.",
+};
+
+export interface DescribedReason {
+  code: string;
+  /** The sentence, or for an unknown code the code itself with its parameters. */
+  sentence: string;
+  known: boolean;
+}
+
+export function describeReason(reason: ReasonDto, formatTime: TimeFormatter = (t) => formatHostTime(t)): DescribedReason {
+  const sentence = Object.prototype.hasOwnProperty.call(REASON_SENTENCES, reason.code) ? REASON_SENTENCES[reason.code] : undefined;
+  if (sentence) return { code: reason.code, sentence: sentence(reason.params ?? {}, formatTime), known: true };
+  const params = reason.params && Object.keys(reason.params).length > 0 ? ` ${JSON.stringify(reason.params)}` : '';
+  return { code: reason.code, sentence: `${reason.code}${params}`, known: false };
+}
+
+const STATE_LABELS: Readonly<Record<string, string>> = {
+  done: 'Done',
+  missing: 'Missing',
+  stale: 'Stale',
+  'missing-input': 'Missing input',
+  deferred: 'Deferred',
+  blocked: 'Blocked',
+};
+
+/** A work state as the channel table's column names it; an unknown one raw. */
+export function describeState(state: string): string {
+  return STATE_LABELS[state] ?? state;
+}
