@@ -31,7 +31,7 @@ const PER_CHANNEL_LIMIT = 8;
 
 export class CandidateQueries {
   private readonly global: Record<IndexedOrder, Statement>;
-  private readonly perChannel: Record<IndexedOrder, Statement>;
+  private readonly perChannel: Pick<Record<IndexedOrder, Statement>, 'newest'>;
   private readonly inList: Record<IndexedOrder, Statement>;
   private readonly reachableByChannel: Statement;
   private readonly aheadCount: Record<IndexedOrder, Statement>;
@@ -46,10 +46,9 @@ export class CandidateQueries {
       oldest: make('oldest', 'work_ready_oldest', ''),
       cheapest: make('cheapest', 'work_ready_cheapest', ''),
     };
+    // Only newest has a per-channel index (the default order, and heaviest's inner order).
     this.perChannel = {
       newest: make('newest', 'work_ready_ch_newest', 'AND channel_id = ?'),
-      oldest: make('oldest', 'work_ready_ch_oldest', 'AND channel_id = ?'),
-      cheapest: make('cheapest', 'work_ready_ch_cheapest', 'AND channel_id = ?'),
     };
     this.inList = {
       newest: make('newest', 'work_ready_newest', 'AND channel_id IN (SELECT value FROM json_each(?))'),
@@ -73,12 +72,12 @@ export class CandidateQueries {
   /** Best ready item of one operation within a channel set (null = every channel). */
   best(op: OperationId, channels: readonly string[] | null, order: IndexedOrder, minPublished: number): Candidate | undefined {
     if (channels === null) return this.global[order].get(op, minPublished) as Candidate | undefined;
-    if (channels.length > PER_CHANNEL_LIMIT) {
+    if (order !== 'newest' || channels.length > PER_CHANNEL_LIMIT) {
       return this.inList[order].get(op, JSON.stringify(channels), minPublished) as Candidate | undefined;
     }
     let best: Candidate | undefined;
     for (const ch of channels) {
-      const c = this.perChannel[order].get(op, ch, minPublished) as Candidate | undefined;
+      const c = this.perChannel.newest.get(op, ch, minPublished) as Candidate | undefined;
       if (c && (!best || compareWithin(order, c, best) < 0)) best = c;
     }
     return best;

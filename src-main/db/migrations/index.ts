@@ -5,6 +5,7 @@ import { sql as scheduling } from './003-scheduling';
 import { sql as outputJobs } from './004-output-jobs';
 import { sql as countsInCode } from './005-counts-in-code';
 import { sql as workByItem } from './006-work-by-item';
+import { sql as fewerReadyIndexes } from './007-fewer-ready-indexes';
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'output-jobs', sql: outputJobs },
   { version: 5, name: 'counts-in-code', sql: countsInCode },
   { version: 6, name: 'work-by-item', sql: workByItem },
+  { version: 7, name: 'fewer-ready-indexes', sql: fewerReadyIndexes },
 ];
