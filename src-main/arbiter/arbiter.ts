@@ -114,12 +114,12 @@ export class Arbiter {
       dueBackoff: db.prepare("SELECT operation, item_id FROM work WHERE deferral_kind = 'backoff' AND deferral_until <= ? AND state = 'deferred'"),
       nextStale: db.prepare("SELECT MIN(stale_at) AS t FROM work WHERE stale_at IS NOT NULL AND state = 'done' AND stale_at > ?"),
       dueStale: db.prepare("SELECT operation, item_id FROM work WHERE stale_at IS NOT NULL AND state = 'done' AND stale_at <= ?"),
-      setOutput: db.prepare(`UPDATE work SET output_fp = ?, output_path = ?, output_bytes = ?, output_job = ?, attempts = 0,
-        deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL WHERE operation = ? AND item_id = ?`),
       setDownloadJob: db.prepare(`UPDATE work SET output_job = ?, output_path = ?, output_bytes = ?, attempts = 0,
         deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL WHERE operation = 'download' AND item_id = ?`),
       setFailure: db.prepare('UPDATE work SET attempts = ?, deferral_kind = ?, deferral_until = ?, deferral_code = ? WHERE operation = ? AND item_id = ?'),
-      itemFingerprint: db.prepare('SELECT fingerprint FROM items WHERE id = ?'),
+      firstBackoff: db.prepare("SELECT MIN(deferral_until) FROM work WHERE deferral_kind = 'backoff' AND state = 'deferred'").pluck(),
+      firstStale: db.prepare("SELECT MIN(stale_at) FROM work WHERE stale_at IS NOT NULL AND state = 'done'").pluck(),
+      firstExpiry: db.prepare('SELECT MIN(expires_at) FROM claims').pluck(),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
   }
@@ -152,12 +152,15 @@ export class Arbiter {
     this.holds.reload();
     this.treeSource = null;
     this.channelsVersion++;
+    this.forgetDueTimes();
+    this.earliestExpiry = undefined;
     return true;
   }
 
   /** The library's channels changed: recompile the tree's channel/platform matches on next use. */
   libraryChanged(): void {
     this.channelsVersion++;
+    this.forgetDueTimes();
   }
 
   setTree(input: unknown, now: number): PolicyNode {
@@ -424,6 +427,9 @@ export class Arbiter {
       node_id: nodeId, run_id: runId, trigger, started_at: now, expires_at: now + duration + this.config.leaseS,
       reserved_bytes: reservedBytes, reserved_usd: reservedUsd,
     });
+    if (claim && this.earliestExpiry !== undefined && (this.earliestExpiry === null || claim.expires_at < this.earliestExpiry)) {
+      this.earliestExpiry = claim.expires_at;
+    }
     if (!claim) {
       // Someone else holds this work: the run opened for it never ran anything.
       if (!continues) this.runs.closeAs(runId, now, 'skipped', 'ALREADY_CLAIMED', { item: c.itemId });
@@ -456,7 +462,8 @@ export class Arbiter {
     if (!this.claims.release(unit.key, unit.token)) {
       throw new BacklotError('CLAIM_LAPSED', `The claim on ${unit.operation} of ${unit.itemId} lapsed before its result arrived; the result was not committed.`);
     }
-    this.host.work.setClaimed(unit.operation, unit.itemId, false);
+    // A committed output clears the claimed flag in the same write (WorkStore.recordOutput).
+    if (result.outcome !== 'done' || unit.operation === 'sync' || unit.operation === 'download') this.host.work.setClaimed(unit.operation, unit.itemId, false);
     const usd = result.usd ?? (result.outcome === 'done' ? unit.reservedUsd : 0);
     if (result.outcome === 'done') {
       const bytes = result.bytes ?? unit.reservedBytes;
@@ -498,6 +505,7 @@ export class Arbiter {
     switch (unit.operation) {
       case 'sync':
         this.host.library.markSynced(unit.channelId, now);
+        this.forgetDueTimes();
         return;
       case 'download':
         this.q.setDownloadJob.run(jobId, outputPath, bytes, unit.itemId);
@@ -508,10 +516,7 @@ export class Arbiter {
       case 'attribute-voices':
       case 'attribute-words':
       case 'digest': {
-        const fp = this.q.itemFingerprint.get(unit.itemId) as { fingerprint: string | null } | undefined;
-        const expected = `${this.host.work.operationFingerprint(unit.operation)}:${fp?.fingerprint ?? ''}`;
-        this.q.setOutput.run(expected, outputPath, bytes, jobId, unit.operation, unit.itemId);
-        this.host.work.recomputeItem(unit.itemId, now);
+        this.host.work.recordOutput(unit.operation, unit.itemId, { path: outputPath, bytes, jobId }, now);
         return;
       }
       default: {
@@ -528,6 +533,7 @@ export class Arbiter {
     const attempts = row.attempts + 1;
     const d = decideRetry(this.config.retry, attempts, now, claimKey(operation, itemId));
     this.q.setFailure.run(attempts, d.kind, d.kind === 'backoff' ? d.until : null, code, operation, itemId);
+    if (d.kind === 'backoff') this.forgetDueTimes();
     this.host.work.recompute(operation, itemId, now);
   }
 
@@ -542,12 +548,19 @@ export class Arbiter {
     if (recompute) this.host.work.recompute(operation, itemId, now);
   }
 
+  /** The earliest claim expiry known; too early is harmless (one query finds nothing to release). */
+  private earliestExpiry: number | null | undefined;
+
   private releaseLapsedClaims(now: number): void {
+    if (this.earliestExpiry !== undefined && (this.earliestExpiry === null || this.earliestExpiry > now)) return;
     for (const c of this.claims.expired(now)) {
       const unit = this.slotUnits.get(c.lane)?.[c.slot];
       if (unit && unit.key === c.key) continue; // a live local holder renews by completing
       this.releaseClaim(c.key, c.token, c.operation, c.item_id, now);
     }
+    const first = this.q.firstExpiry.get() as number | null;
+    // A live local holder's lapsed claim stays; look again at the next pull rather than never.
+    this.earliestExpiry = first !== null && first <= now ? undefined : first;
   }
 
   /** Renew a running unit's lease (the engine driver calls this while the engine reports). */
@@ -569,18 +582,39 @@ export class Arbiter {
 
   // ---- timers ----------------------------------------------------------------------------
 
+  /**
+   * The earliest pending backoff end and sync staleness, read once and kept until something can
+   * add an earlier one (a failure, a sync, another process's commit). A remembered time that is
+   * too early only costs one query that finds nothing.
+   */
+  private dueCache: { backoff: number | null; stale: number | null } | undefined;
+
+  forgetDueTimes(): void {
+    this.dueCache = undefined;
+  }
+
+  private dueTimes(): { backoff: number | null; stale: number | null } {
+    this.dueCache ??= { backoff: this.q.firstBackoff.get() as number | null, stale: this.q.firstStale.get() as number | null };
+    return this.dueCache;
+  }
+
   /** Moves work whose backoff ran out or whose output went stale by time (sync) to reachable. */
   advance(now: number): void {
+    const due = this.dueTimes();
+    if ((due.backoff === null || due.backoff > now) && (due.stale === null || due.stale > now)) return;
     for (const r of this.q.dueBackoff.all(now) as { operation: OperationId; item_id: string }[]) this.host.work.recompute(r.operation, r.item_id, now);
     for (const r of this.q.dueStale.all(now) as { operation: OperationId; item_id: string }[]) this.host.work.recompute(r.operation, r.item_id, now);
+    this.forgetDueTimes();
   }
 
   nextBackoff(now: number): number | null {
-    return (this.q.nextBackoff.get(now) as { t: number | null }).t;
+    const t = this.dueTimes().backoff;
+    return t === null || t > now ? t : (this.q.nextBackoff.get(now) as { t: number | null }).t;
   }
 
   nextStale(now: number): number | null {
-    return (this.q.nextStale.get(now) as { t: number | null }).t;
+    const t = this.dueTimes().stale;
+    return t === null || t > now ? t : (this.q.nextStale.get(now) as { t: number | null }).t;
   }
 
   nextQuietBoundary(now: number): number | null {

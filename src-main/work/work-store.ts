@@ -92,6 +92,8 @@ export class WorkStore {
       updateState: db.prepare('UPDATE work SET state = ?, ready = ?, reachable_since = ? WHERE operation = ? AND item_id = ?'),
       updateAttrs: db.prepare('UPDATE work SET published_at = ?, duration_s = ? WHERE item_id = ? AND (published_at <> ? OR duration_s <> ?)'),
       setClaimed: db.prepare('UPDATE work SET claimed = ?, ready = CASE WHEN ? = 0 AND state IN (\'missing\', \'stale\') THEN 1 ELSE 0 END WHERE operation = ? AND item_id = ?'),
+      recordOutput: db.prepare(`UPDATE work SET output_fp = ?, output_path = ?, output_bytes = ?, output_job = ?, claimed = 0, attempts = 0,
+        deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL WHERE operation = ? AND item_id = ?`),
       markClaimed: db.prepare('UPDATE work SET claimed = 1, ready = 0 WHERE operation = ? AND item_id = ?'),
       opConfig: db.prepare('SELECT operation, fingerprint FROM operation_config'),
       setOpConfig: db.prepare('INSERT INTO operation_config (operation, fingerprint) VALUES (?, ?) ON CONFLICT (operation) DO UPDATE SET fingerprint = excluded.fingerprint'),
@@ -132,9 +134,22 @@ export class WorkStore {
     this.recomputeItem(itemId, now);
   }
 
-  /** Re-derive every operation of one item in catalog order; writes only rows that changed. */
-  recomputeItem(itemId: string, now: number): void {
+  /**
+   * An operation's output was committed: record it (current fingerprint, path, size, the job that
+   * wrote it), release the claim flag and forget past failures, then re-derive the item, in one
+   * pass over its facts.
+   */
+  recordOutput(operation: OperationId, itemId: string, output: { path: string | null; bytes: number; jobId: string | null }, now: number): void {
     const item = this.q.itemFacts.get(itemId) as ItemFactsRow | undefined;
+    if (!item) return;
+    const expected = expectedFingerprint(this.operationFingerprint(operation), item.fingerprint);
+    this.q.recordOutput.run(expected, output.path, output.bytes, output.jobId, operation, itemId);
+    this.recomputeItem(itemId, now, item);
+  }
+
+  /** Re-derive every operation of one item in catalog order; writes only rows that changed. */
+  recomputeItem(itemId: string, now: number, known?: ItemFactsRow): void {
+    const item = known ?? this.q.itemFacts.get(itemId) as ItemFactsRow | undefined;
     if (!item) return;
     const rows = new Map<string, DerivationRow>();
     for (const r of this.q.rowsOfItem.all(itemId) as DerivationRow[]) rows.set(r.operation, r);
