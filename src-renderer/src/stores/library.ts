@@ -4,6 +4,7 @@ import { defineStore } from 'pinia';
 import { inject, ref } from 'vue';
 import type { ApiErrorDto, ChannelSnapshotDto, ChannelSummary } from '../../../src-shared/api/contract';
 import { API_CLIENT, ApiCallError } from '../api/client';
+import { coalesced } from './coalesce';
 
 export interface LibraryChannel {
   snapshot: ChannelSnapshotDto;
@@ -18,9 +19,6 @@ export const useLibraryStore = defineStore('library', () => {
   const error = ref<ApiErrorDto | null>(null);
   const loaded = ref(false);
   const updatedAt = ref<Date | null>(null);
-
-  let inFlight: Promise<void> | null = null;
-  let again = false;
 
   async function load(): Promise<void> {
     try {
@@ -38,19 +36,7 @@ export const useLibraryStore = defineStore('library', () => {
     }
   }
 
-  function refresh(): Promise<void> {
-    if (inFlight) {
-      again = true;
-      return inFlight;
-    }
-    inFlight = (async () => {
-      do {
-        again = false;
-        await load();
-      } while (again);
-    })().finally(() => { inFlight = null; });
-    return inFlight;
-  }
+  const refresh = coalesced(load);
 
   /** Keeps the view current; returns the function that stops listening. */
   function follow(): () => void {
