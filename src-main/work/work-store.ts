@@ -55,6 +55,12 @@ interface ChannelFactsRow {
 
 export const DEFAULT_OPERATION_FINGERPRINT = 'v1';
 
+/**
+ * Channel work (sync) has no publish date. It sorts before every item and is never "published
+ * recently", so a publishedWithinS match (new uploads) selects items only, at any time.
+ */
+export const CHANNEL_WORK_PUBLISHED_AT = -Number.MAX_VALUE;
+
 export function expectedFingerprint(operationFingerprint: string, inputFingerprint: string | null): string {
   return `${operationFingerprint}:${inputFingerprint ?? ''}`;
 }
@@ -179,7 +185,7 @@ export class WorkStore {
     if (!ch) return;
     for (const op of CATALOG) {
       if (op.scope !== 'channel') continue;
-      const inserted = this.q.insert.run({ operation: op.id, item_id: ch.id, channel_id: ch.id, published_at: 0, duration_s: 0, output_fp: null, stale_at: null });
+      const inserted = this.q.insert.run({ operation: op.id, item_id: ch.id, channel_id: ch.id, published_at: CHANNEL_WORK_PUBLISHED_AT, duration_s: 0, output_fp: null, stale_at: null });
       if (inserted.changes === 1) this.q.countUp.run(ch.id, op.id, 'blocked');
     }
     this.recomputeChannel(channelId, now);
