@@ -99,6 +99,21 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       return { key: r.key, value: r.value, applies: r.applies, restartPending: r.restartPending };
     },
 
+    'tree.get': async () => {
+      const a = await arbiter();
+      return a.treeStore.currentOrDefault(a.laneKeys(), host.now());
+    },
+
+    // A tree that does not validate is refused with the node named; the stored tree is untouched.
+    'tree.set': async ({ tree }) => {
+      const a = await arbiter();
+      const now = host.now();
+      host.transaction(() => a.setTree(tree, now));
+      d.wake();
+      host.emit('lanes-changed');
+      return a.treeStore.currentOrDefault(a.laneKeys(), now);
+    },
+
     'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),
   };
 }

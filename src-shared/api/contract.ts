@@ -117,6 +117,14 @@ export const API = {
     request: z.object({ key: z.string().min(1), value: z.unknown(), restartAcknowledged: z.boolean().optional() }),
     response: z.object({ key: z.string(), value: z.unknown(), applies: z.enum(['live', 'restart']), restartPending: z.boolean() }),
   },
+  'tree.get': {
+    request: z.object({}),
+    response: z.object({ version: z.number().int(), tree: z.unknown() }),
+  },
+  'tree.set': {
+    request: z.object({ tree: z.unknown() }),
+    response: z.object({ version: z.number().int(), tree: z.unknown() }),
+  },
   'runs.list': {
     request: z.object({ limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional() }),
     response: z.object({ runs: z.array(runDto) }),

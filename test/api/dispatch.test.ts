@@ -15,7 +15,7 @@ function handlers(overrides: Partial<ApiHandlers> = {}): ApiHandlers {
     'library.add': unused, 'library.scan': unused, 'snapshot.get': unused, 'explain.get': unused,
     'lanes.list': unused, 'lanes.pause': unused, 'lanes.resume': unused, 'runs.list': unused,
     'runs.runNow': unused, 'runs.doNext': unused, 'runs.lastPerJob': unused, 'runs.logs': unused,
-    'work.retry': unused, 'settings.list': unused, 'settings.set': unused,
+    'work.retry': unused, 'settings.list': unused, 'settings.set': unused, 'tree.get': unused, 'tree.set': unused,
     ...overrides,
   };
 }

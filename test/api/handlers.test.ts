@@ -161,6 +161,18 @@ describe('createHandlers', () => {
     expect(await dispatch(handlers, 'settings.set', { key: 'no.such', value: 1 })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_SETTING' } });
   });
 
+  it('tree.get gives the stored tree (the default for a new library); tree.set validates and versions', async () => {
+    const handlers = createHandlers(host);
+    const first = await handlers['tree.get']({});
+    expect(first.version).toBe(1);
+    expect((first.tree as { id: string }).id).toBe('root');
+    const fifo = { id: 'root', children: [{ id: 'fifo', order: 'oldest' }] };
+    expect(await dispatch(handlers, 'tree.set', { tree: fifo })).toEqual({ ok: true, result: { version: 2, tree: fifo } });
+    const bad = await dispatch(handlers, 'tree.set', { tree: { id: 'root', mode: 'weighted-fair', children: [{ id: 'a', weight: 0 }] } });
+    expect(bad).toEqual({ ok: false, error: { code: 'POLICY_INVALID', message: 'Policy node "a": weight must be a number > 0 (got 0).' } });
+    expect(await handlers['tree.get']({})).toEqual({ version: 2, tree: fifo });
+  });
+
   it('implements every method of the contract', () => {
     expect(Object.keys(createHandlers(host)).sort()).toEqual(Object.keys(API).sort());
   });
