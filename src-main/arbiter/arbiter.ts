@@ -154,6 +154,7 @@ export class Arbiter {
     this.channelsVersion++;
     this.forgetDueTimes();
     this.earliestExpiry = undefined;
+    this.otherWrites++;
     return true;
   }
 
@@ -380,8 +381,11 @@ export class Arbiter {
       const units = this.slotUnits.get(lane.queueKey)!;
       for (let slot = 0; slot < lane.slots; slot++) {
         if (units[slot]) continue;
-        const unit = this.pickFor(lane, slot, tree, now);
-        if (!unit) break;
+        const unit = this.idleStamps.get(lane.queueKey) === this.laneStamp(lane.queueKey) ? null : this.pickFor(lane, slot, tree, now);
+        if (!unit) {
+          if (!this.laneHold(lane, now)) this.hasMatchedWork(lane.queueKey, now); // remembers "nothing here" for the next pulls
+          break;
+        }
         started.push(unit);
       }
     }
@@ -628,7 +632,25 @@ export class Arbiter {
 
   /** Is there matched reachable work for this lane (ignoring gates)? Drives utilization and idling. */
   hasMatchedWork(lane: string, now: number): boolean {
+    const stamp = this.laneStamp(lane);
+    if (this.idleStamps.get(lane) === stamp) return false;
     const tree = this.tree(now);
-    return tree.leaves.some((leaf) => this.leafCandidate(leaf, lane, now, 'open') !== undefined);
+    const matched = tree.leaves.some((leaf) => this.leafCandidate(leaf, lane, now, 'open') !== undefined);
+    if (!matched) this.idleStamps.set(lane, stamp);
+    return matched;
+  }
+
+  /**
+   * A lane with no matched work keeps none until a row of one of its operations becomes ready,
+   * the tree or the channels change, or another process writes: time alone only ages items out of
+   * "new uploads". The stamp sums counters that only grow, so any such change moves it.
+   */
+  private readonly idleStamps = new Map<string, number>();
+  private otherWrites = 0;
+
+  private laneStamp(lane: string): number {
+    let stamp = this.treeVersion + this.channelsVersion + this.otherWrites;
+    for (const b of this.bindingsOn(lane)) stamp += this.host.work.readyRaises(b.operation);
+    return stamp;
   }
 }

@@ -228,6 +228,22 @@ export class WorkStore {
   setClaimed(operation: OperationId, itemId: string, claimed: boolean): void {
     const flag = claimed ? 1 : 0;
     this.q.setClaimed.run(flag, flag, operation, itemId);
+    if (!claimed) this.readyRaised(operation);
+  }
+
+  private readonly readyCounters = new Map<string, number>();
+
+  /**
+   * Counts, per operation, the times a row may have become ready (conservatively: a release
+   * counts even if the row is not reachable). Only ever grows; the arbiter uses it to know that a
+   * lane which had no matched work still has none without asking the database again.
+   */
+  readyRaises(operation: OperationId): number {
+    return this.readyCounters.get(operation) ?? 0;
+  }
+
+  private readyRaised(operation: OperationId): void {
+    this.readyCounters.set(operation, (this.readyCounters.get(operation) ?? 0) + 1);
   }
 
   row(operation: OperationId, itemId: string): WorkRow | undefined {
@@ -240,6 +256,7 @@ export class WorkStore {
     const since = reachable ? (isReachable(row.state) && row.reachable_since !== null ? row.reachable_since : now) : null;
     if (row.state === state && row.ready === ready && row.reachable_since === since) return;
     this.q.updateState.run(state, ready, since, row.operation, row.item_id);
+    if (ready === 1 && row.ready !== 1) this.readyRaised(row.operation);
     if (row.state !== state) {
       this.q.countDown.run(row.channel_id, row.operation, row.state);
       this.q.countUp.run(row.channel_id, row.operation, state);
