@@ -38,7 +38,6 @@ export class ClaimStore {
       renew: db.prepare('UPDATE claims SET expires_at = ? WHERE key = ? AND token = ?'),
       expired: db.prepare('SELECT * FROM claims WHERE expires_at <= ?'),
       byNode: db.prepare('SELECT node_id AS nodeId, COUNT(*) AS n FROM claims GROUP BY node_id'),
-      setRun: db.prepare('UPDATE claims SET run_id = ? WHERE key = ?'),
     };
   }
 
@@ -66,10 +65,6 @@ export class ClaimStore {
     return this.q.renew.run(expiresAt, key, token).changes === 1;
   }
 
-  holds(key: string, token: string): boolean {
-    const c = this.get(key);
-    return c !== undefined && c.token === token;
-  }
 
   expired(now: number): ClaimRow[] {
     return this.q.expired.all(now) as ClaimRow[];
@@ -79,7 +74,4 @@ export class ClaimStore {
     return new Map((this.q.byNode.all() as { nodeId: string | null; n: number }[]).map((r) => [r.nodeId, r.n]));
   }
 
-  setRun(key: string, runId: number): void {
-    this.q.setRun.run(runId, key);
-  }
 }

@@ -95,9 +95,3 @@ export function compileTree(tree: PolicyNode, channels: readonly ChannelInfo[]):
   const root = visit(tree, null);
   return { root, nodes, leaves };
 }
-
-/** True when `node` is `ancestor` or lies below it. */
-export function isWithin(node: CompiledNode, ancestor: CompiledNode): boolean {
-  for (let n: CompiledNode | null = node; n; n = n.parent) if (n === ancestor) return true;
-  return false;
-}

@@ -47,9 +47,6 @@ export class EngineExecutor implements Executor {
     while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }
 
-  activeCount(): number {
-    return this.running.size;
-  }
 
   private async run(unit: RunningUnit, abort: AbortController): Promise<void> {
     const jobId = `${unit.runId}-${safeSegment(unit.operation)}-${createHash('sha1').update(unit.key + unit.token).digest('hex').slice(0, 12)}`;

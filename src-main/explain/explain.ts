@@ -59,8 +59,8 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
 }
 
 function missingInputReason(host: Host, row: WorkRow): Reason {
-  const channel = host.library.channel(row.channel_id);
-  if (channel?.removed_at !== null && channel?.removed_at !== undefined) return { code: 'SOURCE_GONE', params: { channel: row.channel_id } };
+  const removed = host.library.channel(row.channel_id)?.removed_at ?? null;
+  if (removed !== null) return { code: 'SOURCE_GONE', params: { channel: row.channel_id } };
   return { code: 'MEDIA_GONE', params: {} };
 }
 

@@ -4,7 +4,7 @@
 import type { Db } from '../db/connection';
 import {
   CATALOG, ITEM_OPERATIONS, itemDependencies, operationSpec,
-  type OperationId, type OperationSpec,
+  type OperationId,
 } from '../../src-shared/catalog/operations';
 import {
   deriveState, isReachable, type Deferral, type OperationFacts, type WorkState,
@@ -100,6 +100,7 @@ export class WorkStore {
       setClaimed: db.prepare('UPDATE work SET claimed = ?, ready = CASE WHEN ? = 0 AND state IN (\'missing\', \'stale\') THEN 1 ELSE 0 END WHERE operation = ? AND item_id = ?'),
       recordOutput: db.prepare(`UPDATE work SET output_fp = ?, output_path = ?, output_bytes = ?, output_job = ?, claimed = 0, attempts = 0,
         deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL WHERE operation = ? AND item_id = ?`),
+      setStaleAt: db.prepare('UPDATE work SET stale_at = ? WHERE operation = ? AND item_id = ?'),
       markClaimed: db.prepare('UPDATE work SET claimed = 1, ready = 0 WHERE operation = ? AND item_id = ?'),
       opConfig: db.prepare('SELECT operation, fingerprint FROM operation_config'),
       setOpConfig: db.prepare('INSERT INTO operation_config (operation, fingerprint) VALUES (?, ?) ON CONFLICT (operation) DO UPDATE SET fingerprint = excluded.fingerprint'),
@@ -201,7 +202,7 @@ export class WorkStore {
       const expected = expectedFingerprint(this.operationFingerprint(op.id), null);
       const staleAt = ch.last_sync_at !== null && ch.sync_interval_s !== null ? ch.last_sync_at + ch.sync_interval_s : null;
       if (staleAt !== row.stale_at) {
-        this.db.prepare('UPDATE work SET stale_at = ? WHERE operation = ? AND item_id = ?').run(staleAt, op.id, ch.id);
+        this.q.setStaleAt.run(staleAt, op.id, ch.id);
         row.stale_at = staleAt;
       }
       const facts: OperationFacts = {
@@ -278,8 +279,4 @@ function channelAllowsRedownload(settingsJson: string): boolean {
   } catch {
     return false;
   }
-}
-
-export function specsOnLane(lane: string): OperationSpec[] {
-  return CATALOG.filter((op) => op.engines.some((e) => e.lane.queueKey === lane));
 }
