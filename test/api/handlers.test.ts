@@ -173,6 +173,13 @@ describe('createHandlers', () => {
     expect(await handlers['tree.get']({})).toEqual({ version: 2, tree: fifo });
   });
 
+  it('run now and do next are refused clearly by a host that is not dispatching', async () => {
+    const handlers = createHandlers(host);
+    const sentence = 'This Backlot is not dispatching work (opened read-only); start the app or "backlot serve" to run work.';
+    expect(await dispatch(handlers, 'runs.runNow', { operation: 'transcribe', channel: FIXTURE_CHANNEL.id })).toEqual({ ok: false, error: { code: 'NOT_DISPATCHING', message: sentence } });
+    expect(await dispatch(handlers, 'runs.doNext', { operation: 'transcribe', item: 'x' })).toEqual({ ok: false, error: { code: 'NOT_DISPATCHING', message: sentence } });
+  });
+
   it('implements every method of the contract', () => {
     expect(Object.keys(createHandlers(host)).sort()).toEqual(Object.keys(API).sort());
   });
