@@ -41,9 +41,18 @@ export class CandidateQueries {
       `SELECT ${COLUMNS} FROM work INDEXED BY ${index}
         WHERE operation = ? ${extra} AND ready = 1 AND published_at >= ?
         ORDER BY ${ORDER_SQL[order]} LIMIT 1`);
+    // Oldest first has no index of its own: the newest index walked backwards finds the oldest
+    // date, and at that date its entries are already in id order (the tie-break).
+    const oldest = (extra: string) => db.prepare(
+      `SELECT ${COLUMNS} FROM work INDEXED BY work_ready_newest
+        WHERE operation = @op ${extra} AND ready = 1 AND published_at = (
+          SELECT published_at FROM work INDEXED BY work_ready_newest
+           WHERE operation = @op ${extra} AND ready = 1 AND published_at >= @min ORDER BY published_at LIMIT 1)
+        ORDER BY item_id LIMIT 1`);
+    const IN_LIST = 'AND channel_id IN (SELECT value FROM json_each(@list))';
     this.global = {
       newest: make('newest', 'work_ready_newest', ''),
-      oldest: make('oldest', 'work_ready_oldest', ''),
+      oldest: oldest(''),
       cheapest: make('cheapest', 'work_ready_cheapest', ''),
     };
     // Only newest has a per-channel index (the default order, and heaviest's inner order).
@@ -52,7 +61,7 @@ export class CandidateQueries {
     };
     this.inList = {
       newest: make('newest', 'work_ready_newest', 'AND channel_id IN (SELECT value FROM json_each(?))'),
-      oldest: make('oldest', 'work_ready_oldest', 'AND channel_id IN (SELECT value FROM json_each(?))'),
+      oldest: oldest(IN_LIST),
       cheapest: make('cheapest', 'work_ready_cheapest', 'AND channel_id IN (SELECT value FROM json_each(?))'),
     };
     this.reachableByChannel = db.prepare(
@@ -71,9 +80,14 @@ export class CandidateQueries {
 
   /** Best ready item of one operation within a channel set (null = every channel). */
   best(op: OperationId, channels: readonly string[] | null, order: IndexedOrder, minPublished: number): Candidate | undefined {
-    if (channels === null) return this.global[order].get(op, minPublished) as Candidate | undefined;
+    if (channels === null) {
+      const q = this.global[order];
+      return (order === 'oldest' ? q.get({ op, min: minPublished }) : q.get(op, minPublished)) as Candidate | undefined;
+    }
     if (order !== 'newest' || channels.length > PER_CHANNEL_LIMIT) {
-      return this.inList[order].get(op, JSON.stringify(channels), minPublished) as Candidate | undefined;
+      const q = this.inList[order];
+      const list = JSON.stringify(channels);
+      return (order === 'oldest' ? q.get({ op, list, min: minPublished }) : q.get(op, list, minPublished)) as Candidate | undefined;
     }
     let best: Candidate | undefined;
     for (const ch of channels) {

@@ -32,9 +32,14 @@ function prepare(db: Db) {
     // reachable rows), already in newest-first order and covering, so no table row is touched.
     ready: db.prepare(`SELECT item_id FROM work INDEXED BY work_ready_ch_newest
                         WHERE operation = ? AND channel_id = ? AND ready = 1 ORDER BY published_at DESC, item_id`).pluck(),
-    // Claimed (running) rows are reachable too but not ready; read only for the few pairs that have them.
-    reachable: db.prepare(`SELECT item_id FROM work WHERE channel_id = ? AND operation = ? AND state IN ('missing', 'stale')
-                            ORDER BY published_at DESC, item_id`).pluck(),
+    // Claimed (running) rows are reachable too but not ready: the ready rows plus the pair's few
+    // claims, read only for pairs that have them (no index lists a channel's states).
+    reachable: db.prepare(`SELECT item_id, published_at FROM work INDEXED BY work_ready_ch_newest
+                             WHERE operation = @op AND channel_id = @channel AND ready = 1
+                           UNION ALL
+                           SELECT w.item_id, w.published_at FROM claims c JOIN work w ON w.item_id = c.item_id AND w.operation = c.operation
+                             WHERE c.operation = @op AND c.channel_id = @channel AND w.state IN ('missing', 'stale')
+                           ORDER BY 2 DESC, 1`).pluck(),
   };
 }
 
@@ -95,7 +100,7 @@ export function snapshot(db: Db, opts: SnapshotOptions = {}): { channels: Channe
           const reachable = counts.missing + counts.stale;
           if (reachable === 0) continue;
           let ids = q.ready.all(op, ch.id) as string[];
-          if (ids.length !== reachable) ids = q.reachable.all(ch.id, op) as string[];
+          if (ids.length !== reachable) ids = q.reachable.all({ op, channel: ch.id }) as string[];
           counts.ids = ids;
         }
       }

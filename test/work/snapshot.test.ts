@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../src-main/host/host';
+import { ClaimStore } from '../../src-main/arbiter/claims';
 import { VirtualClock } from '../../src-main/host/clock';
 import { snapshot } from '../../src-main/work/snapshot';
 import { loadCorpus } from '../../src-main/bench/load-corpus';
@@ -55,7 +56,12 @@ describe('snapshot', () => {
     const host = generatedHost();
     const ch = host.library.channels()[0].id;
     const claimedRow = host.db.prepare("SELECT item_id FROM work WHERE channel_id = ? AND operation = 'transcribe' AND state = 'missing' LIMIT 1").get(ch) as { item_id: string };
-    host.work.setClaimed('transcribe', claimedRow.item_id, true);
+    // Claimed as the arbiter claims: the claim row and the work row's flag, in one transaction.
+    host.transaction(() => {
+      new ClaimStore(host.db).tryClaim({ operation: 'transcribe', item_id: claimedRow.item_id, channel_id: ch, lane: 'gpu', slot: 0, node_id: null,
+        run_id: null, trigger: 'arbiter', started_at: 0, expires_at: 60, reserved_bytes: 0, reserved_usd: 0 });
+      host.work.markClaimed('transcribe', claimedRow.item_id);
+    });
     const snap = snapshot(host.db, { ids: true });
     for (const c of snap.channels) {
       for (const [op, counts] of Object.entries(c.operations)) {

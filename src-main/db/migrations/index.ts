@@ -6,6 +6,7 @@ import { sql as outputJobs } from './004-output-jobs';
 import { sql as countsInCode } from './005-counts-in-code';
 import { sql as workByItem } from './006-work-by-item';
 import { sql as fewerReadyIndexes } from './007-fewer-ready-indexes';
+import { sql as leanWorkIndexes } from './008-lean-work-indexes';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'counts-in-code', sql: countsInCode },
   { version: 6, name: 'work-by-item', sql: workByItem },
   { version: 7, name: 'fewer-ready-indexes', sql: fewerReadyIndexes },
+  { version: 8, name: 'lean-work-indexes', sql: leanWorkIndexes },
 ];
