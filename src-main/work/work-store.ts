@@ -34,6 +34,19 @@ export interface WorkRow {
 type DerivationRow = Pick<WorkRow, 'operation' | 'item_id' | 'channel_id' | 'state' | 'ready' | 'claimed' | 'reachable_since'
   | 'output_fp' | 'stale_at' | 'attempts' | 'deferral_kind' | 'deferral_until' | 'deferral_code'>;
 
+/** The columns of DerivationRow read from `work`, in the order rowFromArray expects. */
+const ROW_COLUMNS = ['operation', 'channel_id', 'state', 'ready', 'claimed', 'reachable_since', 'output_fp', 'stale_at',
+  'attempts', 'deferral_kind', 'deferral_until', 'deferral_code'] as const;
+
+function rowFromArray(r: unknown[], itemId: string): DerivationRow {
+  return {
+    operation: r[0] as OperationId, item_id: itemId, channel_id: r[1] as string, state: r[2] as WorkState,
+    ready: r[3] as number, claimed: r[4] as number, reachable_since: r[5] as number | null, output_fp: r[6] as string | null,
+    stale_at: r[7] as number | null, attempts: r[8] as number, deferral_kind: r[9] as DerivationRow['deferral_kind'],
+    deferral_until: r[10] as number | null, deferral_code: r[11] as string | null,
+  };
+}
+
 interface ItemFactsRow {
   id: string;
   channel_id: string;
@@ -83,10 +96,13 @@ export class WorkStore {
       itemFacts: db.prepare(`SELECT i.id, i.channel_id, i.published_at, i.duration_s, i.fingerprint, i.media_state,
                                     c.kind, c.settings_json, c.removed_at
                                FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?`),
+      // Arrays, not objects: better-sqlite3 builds a row object at twice the cost of the query.
+      itemFactsRaw: db.prepare(`SELECT i.id, i.channel_id, i.published_at, i.duration_s, i.fingerprint, i.media_state,
+                                       c.kind, c.settings_json, c.removed_at
+                                  FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?`).raw(true),
       channelFacts: db.prepare('SELECT id, sync_interval_s, last_sync_at, removed_at FROM channels WHERE id = ?'),
-      // Only what derivation reads: building 20-key row objects cost more than the query itself.
-      rowsOfItem: db.prepare(`SELECT operation, item_id, channel_id, state, ready, claimed, reachable_since, output_fp, stale_at,
-                                     attempts, deferral_kind, deferral_until, deferral_code FROM work WHERE item_id = ?`),
+      // Only what derivation reads, as arrays (see itemFactsRaw); the column order is ROW_COLUMNS'.
+      rowsOfItem: db.prepare(`SELECT ${ROW_COLUMNS.join(', ')} FROM work WHERE item_id = ?`).raw(true),
       countDown: db.prepare('UPDATE work_counts SET n = n - 1 WHERE channel_id = ? AND operation = ? AND state = ?'),
       countUp: db.prepare(`INSERT INTO work_counts (channel_id, operation, state, n) VALUES (?, ?, ?, 1)
                            ON CONFLICT (channel_id, operation, state) DO UPDATE SET n = n + 1`),
@@ -96,10 +112,11 @@ export class WorkStore {
                            VALUES (@operation, @item_id, @channel_id, @published_at, @duration_s, 'blocked', 0, 0, NULL, @output_fp, @stale_at)
                            ON CONFLICT (operation, item_id) DO NOTHING`),
       updateState: db.prepare('UPDATE work SET state = ?, ready = ?, reachable_since = ? WHERE operation = ? AND item_id = ?'),
+      // The finished operation's output and its new state in one write.
+      outputAndState: db.prepare(`UPDATE work SET output_fp = ?, output_path = ?, output_bytes = ?, output_job = ?, claimed = 0, attempts = 0,
+        deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL, state = ?, ready = ?, reachable_since = ? WHERE operation = ? AND item_id = ?`),
       updateAttrs: db.prepare('UPDATE work SET published_at = ?, duration_s = ? WHERE item_id = ? AND (published_at <> ? OR duration_s <> ?)'),
       setClaimed: db.prepare('UPDATE work SET claimed = ?, ready = CASE WHEN ? = 0 AND state IN (\'missing\', \'stale\') THEN 1 ELSE 0 END WHERE operation = ? AND item_id = ?'),
-      recordOutput: db.prepare(`UPDATE work SET output_fp = ?, output_path = ?, output_bytes = ?, output_job = ?, claimed = 0, attempts = 0,
-        deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL WHERE operation = ? AND item_id = ?`),
       setStaleAt: db.prepare('UPDATE work SET stale_at = ? WHERE operation = ? AND item_id = ?'),
       markClaimed: db.prepare('UPDATE work SET claimed = 1, ready = 0 WHERE operation = ? AND item_id = ?'),
       opConfig: db.prepare('SELECT operation, fingerprint FROM operation_config'),
@@ -138,33 +155,60 @@ export class WorkStore {
       if (inserted.changes === 1) this.q.countUp.run(item.channel_id, op.id, 'blocked');
     }
     this.q.updateAttrs.run(item.published_at, duration, item.id, item.published_at, duration);
-    this.recomputeItem(itemId, now);
+    this.derive(item, now, () => false, () => {});
   }
 
   /**
    * An operation's output was committed: record it (current fingerprint, path, size, the job that
-   * wrote it), release the claim flag and forget past failures, then re-derive the item, in one
-   * pass over its facts.
+   * wrote it), release the claim flag and forget past failures, and re-derive the item, in one
+   * pass over its facts; the finished row's output and state go out in one write.
    */
   recordOutput(operation: OperationId, itemId: string, output: { path: string | null; bytes: number; jobId: string | null }, now: number): void {
-    const item = this.q.itemFacts.get(itemId) as ItemFactsRow | undefined;
+    const item = this.itemFacts(itemId);
     if (!item) return;
     const expected = expectedFingerprint(this.operationFingerprint(operation), item.fingerprint);
-    this.q.recordOutput.run(expected, output.path, output.bytes, output.jobId, operation, itemId);
-    this.recomputeItem(itemId, now, item);
+    this.derive(item, now, (row) => {
+      if (row.operation !== operation) return false;
+      Object.assign(row, { output_fp: expected, claimed: 0, attempts: 0, deferral_kind: null, deferral_until: null, deferral_code: null });
+      return true;
+    }, (row, state, ready, since) => {
+      this.q.outputAndState.run(expected, output.path, output.bytes, output.jobId, state, ready, since, operation, itemId);
+    });
   }
 
   /** Re-derive every operation of one item in catalog order; writes only rows that changed. */
-  recomputeItem(itemId: string, now: number, known?: ItemFactsRow): void {
-    const item = known ?? this.q.itemFacts.get(itemId) as ItemFactsRow | undefined;
-    if (!item) return;
+  recomputeItem(itemId: string, now: number): void {
+    const item = this.itemFacts(itemId);
+    if (item) this.derive(item, now, () => false, () => {});
+  }
+
+  private itemFacts(itemId: string): ItemFactsRow | undefined {
+    const r = this.q.itemFactsRaw.get(itemId) as unknown[] | undefined;
+    if (!r) return undefined;
+    return {
+      id: r[0] as string, channel_id: r[1] as string, published_at: r[2] as number, duration_s: r[3] as number | null,
+      fingerprint: r[4] as string | null, media_state: r[5] as ItemFactsRow['media_state'], kind: r[6] as ItemFactsRow['kind'],
+      settings_json: r[7] as string, removed_at: r[8] as number | null,
+    };
+  }
+
+  /**
+   * The derivation pass. `patch` changes a row's facts in memory before deriving (true when it
+   * did: that row is then written by `writePatched`, whatever its state).
+   */
+  private derive(item: ItemFactsRow, now: number, patch: (row: DerivationRow) => boolean,
+    writePatched: (row: DerivationRow, state: WorkState, ready: number, since: number | null) => void): void {
     const rows = new Map<string, DerivationRow>();
-    for (const r of this.q.rowsOfItem.all(itemId) as DerivationRow[]) rows.set(r.operation, r);
+    for (const r of this.q.rowsOfItem.all(item.id) as unknown[][]) {
+      const row = rowFromArray(r, item.id);
+      rows.set(row.operation, row);
+    }
     const states = new Map<OperationId, WorkState>();
     const redownload = item.kind !== 'folder' && channelAllowsRedownload(item.settings_json);
     for (const op of ITEM_OPERATIONS) {
       const row = rows.get(op.id);
       if (!row) continue;
+      const patched = patch(row);
       const expected = expectedFingerprint(this.operationFingerprint(op.id), item.fingerprint);
       const facts: OperationFacts = {
         outputFingerprint: op.writesMedia ? (item.media_state === 'gone' ? null : mediaOutput(item, expected)) : row.output_fp,
@@ -176,7 +220,7 @@ export class WorkStore {
       const deps = itemDependencies(op).map((d) => states.get(d) ?? 'blocked');
       const state = deriveState(facts, deps, now);
       states.set(op.id, state);
-      this.writeState(row, state, now);
+      this.writeState(row, state, now, patched ? writePatched : null);
     }
   }
 
@@ -251,12 +295,14 @@ export class WorkStore {
     return this.q.row.get(operation, itemId) as WorkRow | undefined;
   }
 
-  private writeState(row: DerivationRow, state: WorkState, now: number): void {
+  private writeState(row: DerivationRow, state: WorkState, now: number,
+    writer: ((row: DerivationRow, state: WorkState, ready: number, since: number | null) => void) | null = null): void {
     const reachable = isReachable(state);
     const ready = reachable && row.claimed === 0 ? 1 : 0;
     const since = reachable ? (isReachable(row.state) && row.reachable_since !== null ? row.reachable_since : now) : null;
+    if (writer) writer(row, state, ready, since);
     if (row.state === state && row.ready === ready && row.reachable_since === since) return;
-    this.q.updateState.run(state, ready, since, row.operation, row.item_id);
+    if (!writer) this.q.updateState.run(state, ready, since, row.operation, row.item_id);
     if (ready === 1 && row.ready !== 1) this.readyRaised(row.operation);
     if (row.state !== state) {
       this.q.countDown.run(row.channel_id, row.operation, row.state);
