@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Every remembered "best ready row" is checked against the index on every use (candidate-memo.ts).
+    env: { BACKLOT_VERIFY_CANDIDATES: '1' },
   },
 });

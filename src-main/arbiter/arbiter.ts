@@ -5,6 +5,8 @@
 import type { Host } from '../host/host';
 import { ClaimStore, claimKey } from './claims';
 import { CandidateQueries, cmp, compareWithin, type Candidate } from './candidates';
+import { CandidateMemo } from './candidate-memo';
+import { addTransactionHook } from '../db/transaction-hooks';
 import { compileTree, type CompiledNode, type CompiledTree } from './compile-tree';
 import { FairnessStore } from './fairness';
 import { RunWriter, type RunTrigger } from './run-writer';
@@ -83,6 +85,7 @@ export class Arbiter {
   readonly holds: LaneHolds;
   readonly treeStore: PolicyTreeStore;
   private readonly candidates: CandidateQueries;
+  private readonly memo: CandidateMemo;
   private readonly lanes: LaneConfig[];
   private readonly slotUnits = new Map<string, (RunningUnit | null)[]>();
   private readonly slotRuns = new Map<string, (SlotRun | null)[]>();
@@ -101,6 +104,9 @@ export class Arbiter {
     this.holds = new LaneHolds(db);
     this.treeStore = new PolicyTreeStore(db);
     this.candidates = new CandidateQueries(db);
+    this.memo = new CandidateMemo(this.candidates, process.env.BACKLOT_VERIFY_CANDIDATES === '1');
+    host.work.watchReady(this.memo);
+    addTransactionHook(db, { beforeCommit: () => {}, afterRollback: () => this.memo.reset(null) });
     const order = sortLanes(config.lanes.map((l) => l.queueKey));
     this.lanes = order.map((k) => ({ ...config.lanes.find((l) => l.queueKey === k)! }));
     for (const lane of this.lanes) {
@@ -150,6 +156,7 @@ export class Arbiter {
     this.dataVersion = v;
     if (first) return false;
     this.holds.reload();
+    this.memo.reset(null);
     this.treeSource = null;
     this.channelsVersion++;
     this.forgetDueTimes();
@@ -301,7 +308,7 @@ export class Arbiter {
       for (const ch of channels) {
         let best: Candidate | undefined;
         for (const b of bindings) {
-          const c = this.candidates.best(b.operation, [ch], 'newest', minPublished);
+          const c = this.memo.best(b.operation, [ch], 'newest', minPublished);
           if (c && (!best || compareWithin('newest', c, best) < 0 || (compareWithin('newest', c, best) === 0 && opIndex(c.operation) < opIndex(best.operation)))) best = c;
         }
         if (best) return best;
@@ -312,7 +319,7 @@ export class Arbiter {
     let best: Candidate | undefined;
     let bestCost = 0;
     for (const b of bindings) {
-      const c = this.candidates.best(b.operation, leaf.channels, order, minPublished);
+      const c = this.memo.best(b.operation, leaf.channels, order, minPublished);
       if (!c) continue;
       const cost = expectedSeconds(b, c.durationS);
       if (!best) { best = c; bestCost = cost; continue; }
@@ -329,7 +336,7 @@ export class Arbiter {
 
   /** The newest ready item of one operation in one channel (run-now stretches). */
   channelCandidate(operation: OperationId, channelId: string): Candidate | undefined {
-    return this.candidates.best(operation, [channelId], 'newest', -Number.MAX_VALUE);
+    return this.memo.best(operation, [channelId], 'newest', -Number.MAX_VALUE);
   }
 
   /** Hooks run at every fill before the tree's picks: manual stretches continue on their slots. */

@@ -5,17 +5,12 @@ import type { Db } from '../db/connection';
 import type { OperationId } from '../../src-shared/catalog/operations';
 import type { PolicyOrder } from '../../src-shared/policy/tree';
 import type { Statement } from 'better-sqlite3';
+import type { ReadyRow } from '../work/work-store';
 
-export interface Candidate {
-  operation: OperationId;
-  itemId: string;
-  channelId: string;
-  publishedAt: number;
-  durationS: number;
-  reachableSince: number | null;
-}
+/** A ready row a leaf may pick: the same shape the work store reports ready rows in. */
+export type Candidate = ReadyRow;
 
-type IndexedOrder = Exclude<PolicyOrder, 'heaviest'>;
+export type IndexedOrder = Exclude<PolicyOrder, 'heaviest'>;
 
 const COLUMNS = `operation, item_id AS itemId, channel_id AS channelId, published_at AS publishedAt,
   duration_s AS durationS, reachable_since AS reachableSince`;

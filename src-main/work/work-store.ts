@@ -31,19 +31,19 @@ export interface WorkRow {
 }
 
 /** The columns derivation reads and writes. */
-type DerivationRow = Pick<WorkRow, 'operation' | 'item_id' | 'channel_id' | 'state' | 'ready' | 'claimed' | 'reachable_since'
+type DerivationRow = Pick<WorkRow, 'operation' | 'item_id' | 'channel_id' | 'published_at' | 'duration_s' | 'state' | 'ready' | 'claimed' | 'reachable_since'
   | 'output_fp' | 'stale_at' | 'attempts' | 'deferral_kind' | 'deferral_until' | 'deferral_code'>;
 
 /** The columns of DerivationRow read from `work`, in the order rowFromArray expects. */
 const ROW_COLUMNS = ['operation', 'channel_id', 'state', 'ready', 'claimed', 'reachable_since', 'output_fp', 'stale_at',
-  'attempts', 'deferral_kind', 'deferral_until', 'deferral_code'] as const;
+  'attempts', 'deferral_kind', 'deferral_until', 'deferral_code', 'published_at', 'duration_s'] as const;
 
 function rowFromArray(r: unknown[], itemId: string): DerivationRow {
   return {
     operation: r[0] as OperationId, item_id: itemId, channel_id: r[1] as string, state: r[2] as WorkState,
     ready: r[3] as number, claimed: r[4] as number, reachable_since: r[5] as number | null, output_fp: r[6] as string | null,
     stale_at: r[7] as number | null, attempts: r[8] as number, deferral_kind: r[9] as DerivationRow['deferral_kind'],
-    deferral_until: r[10] as number | null, deferral_code: r[11] as string | null,
+    deferral_until: r[10] as number | null, deferral_code: r[11] as string | null, published_at: r[12] as number, duration_s: r[13] as number,
   };
 }
 
@@ -64,6 +64,27 @@ interface ChannelFactsRow {
   sync_interval_s: number | null;
   last_sync_at: number | null;
   removed_at: number | null;
+}
+
+/** A ready row (reachable and unclaimed) with the keys leaves order by. */
+export interface ReadyRow {
+  operation: OperationId;
+  itemId: string;
+  channelId: string;
+  publishedAt: number;
+  durationS: number;
+  reachableSince: number | null;
+}
+
+/**
+ * Told of every change to which rows are ready, by the one writer of `ready`, in the transaction
+ * that makes it: what lets a reader keep "the best ready row" between picks and stay exact.
+ */
+export interface ReadyWatcher {
+  gained(row: ReadyRow): void;
+  lost(operation: OperationId, itemId: string): void;
+  /** Ready rows of an operation (null: of any) changed in a way not told row by row. */
+  reset(operation: OperationId | null): void;
 }
 
 export const DEFAULT_OPERATION_FINGERPRINT = 'v1';
@@ -89,6 +110,7 @@ export function deferralOf(row: Pick<WorkRow, 'deferral_kind' | 'deferral_until'
 
 export class WorkStore {
   private readonly opFingerprints = new Map<OperationId, string>();
+  private readonly watchers = new Set<ReadyWatcher>();
   private readonly q;
 
   constructor(private readonly db: Db) {
@@ -128,6 +150,11 @@ export class WorkStore {
     }
   }
 
+  watchReady(w: ReadyWatcher): () => void {
+    this.watchers.add(w);
+    return () => this.watchers.delete(w);
+  }
+
   operationFingerprint(op: OperationId): string {
     return this.opFingerprints.get(op) ?? DEFAULT_OPERATION_FINGERPRINT;
   }
@@ -154,7 +181,8 @@ export class WorkStore {
       const inserted = this.q.insert.run({ operation: op.id, item_id: item.id, channel_id: item.channel_id, published_at: item.published_at, duration_s: duration, output_fp: outputFp, stale_at: null });
       if (inserted.changes === 1) this.q.countUp.run(item.channel_id, op.id, 'blocked');
     }
-    this.q.updateAttrs.run(item.published_at, duration, item.id, item.published_at, duration);
+    // Rows already ready may have moved in the orders: not told row by row (an item edit is rare).
+    if (this.q.updateAttrs.run(item.published_at, duration, item.id, item.published_at, duration).changes > 0) for (const w of this.watchers) w.reset(null);
     this.derive(item, now, () => false, () => {});
   }
 
@@ -268,11 +296,16 @@ export class WorkStore {
   /** Claimed work is never ready; its state stays what it was (running work counts as missing). */
   markClaimed(operation: OperationId, itemId: string): void {
     this.q.markClaimed.run(operation, itemId);
+    for (const w of this.watchers) w.lost(operation, itemId);
   }
 
   setClaimed(operation: OperationId, itemId: string, claimed: boolean): void {
     const flag = claimed ? 1 : 0;
     this.q.setClaimed.run(flag, flag, operation, itemId);
+    for (const w of this.watchers) {
+      if (claimed) w.lost(operation, itemId);
+      else w.reset(operation);
+    }
     if (!claimed) this.readyRaised(operation);
   }
 
@@ -303,7 +336,14 @@ export class WorkStore {
     if (writer) writer(row, state, ready, since);
     if (row.state === state && row.ready === ready && row.reachable_since === since) return;
     if (!writer) this.q.updateState.run(state, ready, since, row.operation, row.item_id);
-    if (ready === 1 && row.ready !== 1) this.readyRaised(row.operation);
+    if (ready === 1 && row.ready !== 1) {
+      this.readyRaised(row.operation);
+      const gained: ReadyRow = { operation: row.operation, itemId: row.item_id, channelId: row.channel_id,
+        publishedAt: row.published_at, durationS: row.duration_s, reachableSince: since };
+      for (const w of this.watchers) w.gained(gained);
+    } else if (ready !== 1 && row.ready === 1) {
+      for (const w of this.watchers) w.lost(row.operation, row.item_id);
+    }
     if (row.state !== state) {
       this.q.countDown.run(row.channel_id, row.operation, row.state);
       this.q.countUp.run(row.channel_id, row.operation, state);

@@ -1,0 +1,74 @@
+// Each (operation, channel set, order)'s best ready row, kept between picks. The work store, the
+// one writer of `ready`, reports every row that becomes or stops being ready in the transaction
+// that does it: a new row that sorts first replaces the answer, and losing the answer (the pick
+// was claimed, or finished) sends the next pull back to the index. So every answer is the index's
+// answer, at a fraction of the queries; a rollback or another process's commit forgets them all.
+import type { OperationId } from '../../src-shared/catalog/operations';
+import type { ReadyRow, ReadyWatcher } from '../work/work-store';
+import { compareWithin, type Candidate, type CandidateQueries, type IndexedOrder } from './candidates';
+
+interface Memo {
+  order: IndexedOrder;
+  channels: ReadonlySet<string> | null;
+  /** The publish bound the answer was asked with; newest asks with none and filters after. */
+  min: number;
+  best: Candidate | undefined;
+  valid: boolean;
+}
+
+const NO_BOUND = -Number.MAX_VALUE;
+
+export class CandidateMemo implements ReadyWatcher {
+  private readonly memos = new Map<string, Memo>();
+  private readonly byOperation = new Map<OperationId, Memo[]>();
+
+  /** `verify`: every remembered answer is checked against the index (the tests run with it). */
+  constructor(private readonly queries: CandidateQueries, private readonly verify = false) {}
+
+  /** Best ready row of one operation within a channel set (null = every channel). */
+  best(op: OperationId, channels: readonly string[] | null, order: IndexedOrder, minPublished: number): Candidate | undefined {
+    const key = `${op}\0${order}\0${channels === null ? '' : channels.join('\0')}\0${channels === null ? 'all' : 'some'}`;
+    let m = this.memos.get(key);
+    if (!m) {
+      m = { order, channels: channels === null ? null : new Set(channels), min: NO_BOUND, best: undefined, valid: false };
+      this.memos.set(key, m);
+      const list = this.byOperation.get(op);
+      if (list) list.push(m);
+      else this.byOperation.set(op, [m]);
+    }
+    // The newest row passes a publish bound exactly when any row does, so newest remembers one
+    // answer for every bound; the other orders remember the bound they were asked with.
+    const min = order === 'newest' ? NO_BOUND : minPublished;
+    if (!m.valid || m.min !== min) {
+      m.best = this.queries.best(op, channels, order, min);
+      m.min = min;
+      m.valid = true;
+    } else if (this.verify) {
+      const fresh = this.queries.best(op, channels, order, min);
+      if (JSON.stringify(fresh) !== JSON.stringify(m.best)) {
+        throw new Error(`candidate memo diverged for ${key.replace(/\0/g, '|')}: remembered ${JSON.stringify(m.best)}, index ${JSON.stringify(fresh)}`);
+      }
+    }
+    const b = m.best;
+    return b !== undefined && b.publishedAt < minPublished ? undefined : b;
+  }
+
+  gained(row: ReadyRow): void {
+    for (const m of this.byOperation.get(row.operation) ?? []) {
+      if (!m.valid || (m.channels !== null && !m.channels.has(row.channelId)) || row.publishedAt < m.min) continue;
+      if (m.best === undefined || compareWithin(m.order, row, m.best) < 0) m.best = row;
+    }
+  }
+
+  lost(operation: OperationId, itemId: string): void {
+    for (const m of this.byOperation.get(operation) ?? []) if (m.best?.itemId === itemId) m.valid = false;
+  }
+
+  reset(operation: OperationId | null): void {
+    if (operation === null) {
+      for (const m of this.memos.values()) m.valid = false;
+    } else {
+      for (const m of this.byOperation.get(operation) ?? []) m.valid = false;
+    }
+  }
+}
