@@ -18,6 +18,7 @@ import { leavesOf, type PolicyNode } from '../../src-shared/policy/tree';
 import { generateCorpus } from '../../src-shared/corpus/generate';
 import { engineList, type Scenario, type ScenarioEvent, type ScenarioItem } from './scenario';
 import { SimWorld } from './world';
+import { runBeforeCommit } from '../db/transaction-hooks';
 import { ITEM_OPERATION_IDS, SimMetrics, round } from './metrics';
 
 export type TraceEvent = Record<string, unknown>;
@@ -131,14 +132,14 @@ class Simulation {
       this.arbiter.advance(t);
       const stopping = until !== undefined && t >= until;
       if (!stopping) this.fill(t);
-      if (stopping) { this.host.db.exec('COMMIT'); end = until; break; }
+      if (stopping) { this.commit(); end = until; break; }
       const next = this.nextInstant(events[nextEvent]?.e.at ?? null);
-      if (next === null && until === undefined) { this.host.db.exec('COMMIT'); end = t; break; }
+      if (next === null && until === undefined) { this.commit(); end = t; break; }
       const stepTo = until !== undefined ? Math.min(next ?? until, until) : next!;
       this.account(t, stepTo);
       this.t = stepTo;
       if (++instantsInTransaction >= INSTANTS_PER_COMMIT) {
-        this.host.db.exec('COMMIT');
+        this.commit();
         this.host.db.exec('BEGIN');
         instantsInTransaction = 0;
       }
@@ -161,6 +162,12 @@ class Simulation {
     };
     this.host.close();
     return out;
+  }
+
+  /** What the host kept back for the commit (count changes) is written first, as db.transaction does. */
+  private commit(): void {
+    runBeforeCommit(this.host.db);
+    this.host.db.exec('COMMIT');
   }
 
   private boot(first: boolean): void {
@@ -295,7 +302,7 @@ class Simulation {
       });
     }
     this.world.inFlight.clear();
-    this.host.db.exec('COMMIT');
+    this.commit();
     this.host.close();
     this.restarts++;
     this.boot(false);

@@ -2,6 +2,7 @@
 // added or changed, an output committed, a failure, a claim) goes through here, inside the
 // caller's transaction, so the table and its counts are never behind the facts.
 import type { Db } from '../db/connection';
+import { addTransactionHook } from '../db/transaction-hooks';
 import {
   CATALOG, ITEM_OPERATIONS, itemDependencies, operationSpec,
   type OperationId,
@@ -111,9 +112,12 @@ export function deferralOf(row: Pick<WorkRow, 'deferral_kind' | 'deferral_until'
 export class WorkStore {
   private readonly opFingerprints = new Map<OperationId, string>();
   private readonly watchers = new Set<ReadyWatcher>();
+  /** Count changes made inside the running transaction, written just before it commits. */
+  private readonly pendingCounts = new Map<string, { channel: string; operation: OperationId; state: WorkState; delta: number }>();
   private readonly q;
 
   constructor(private readonly db: Db) {
+    addTransactionHook(db, { beforeCommit: () => this.flushCounts(), afterRollback: () => this.pendingCounts.clear() });
     this.q = {
       itemFacts: db.prepare(`SELECT i.id, i.channel_id, i.published_at, i.duration_s, i.fingerprint, i.media_state,
                                     c.kind, c.settings_json, c.removed_at
@@ -125,9 +129,8 @@ export class WorkStore {
       channelFacts: db.prepare('SELECT id, sync_interval_s, last_sync_at, removed_at FROM channels WHERE id = ?'),
       // Only what derivation reads, as arrays (see itemFactsRaw); the column order is ROW_COLUMNS'.
       rowsOfItem: db.prepare(`SELECT ${ROW_COLUMNS.join(', ')} FROM work WHERE item_id = ?`).raw(true),
-      countDown: db.prepare('UPDATE work_counts SET n = n - 1 WHERE channel_id = ? AND operation = ? AND state = ?'),
-      countUp: db.prepare(`INSERT INTO work_counts (channel_id, operation, state, n) VALUES (?, ?, ?, 1)
-                           ON CONFLICT (channel_id, operation, state) DO UPDATE SET n = n + 1`),
+      countAdd: db.prepare(`INSERT INTO work_counts (channel_id, operation, state, n) VALUES (?, ?, ?, ?)
+                            ON CONFLICT (channel_id, operation, state) DO UPDATE SET n = n + excluded.n`),
       row: db.prepare('SELECT * FROM work WHERE operation = ? AND item_id = ?'),
       insert: db.prepare(`INSERT INTO work (operation, item_id, channel_id, published_at, duration_s, state, ready, claimed,
                              reachable_since, output_fp, stale_at)
@@ -148,6 +151,28 @@ export class WorkStore {
     for (const r of this.q.opConfig.all() as { operation: OperationId; fingerprint: string }[]) {
       this.opFingerprints.set(r.operation, r.fingerprint);
     }
+  }
+
+  /**
+   * A state moved: its channel's counts move with it. Inside a transaction the change is summed
+   * in memory and written once per (channel, operation, state) before the commit: a pick moves
+   * two or three states, and a batch of picks moves the same few counts over and over.
+   */
+  private count(channel: string, operation: OperationId, state: WorkState, delta: number): void {
+    if (!this.db.inTransaction) {
+      this.q.countAdd.run(channel, operation, state, delta);
+      return;
+    }
+    const key = `${channel}\0${operation}\0${state}`;
+    const pending = this.pendingCounts.get(key);
+    if (pending) pending.delta += delta;
+    else this.pendingCounts.set(key, { channel, operation, state, delta });
+  }
+
+  /** Writes the counts kept back; readers of work_counts inside a transaction call this first. */
+  flushCounts(): void {
+    for (const p of this.pendingCounts.values()) if (p.delta !== 0) this.q.countAdd.run(p.channel, p.operation, p.state, p.delta);
+    this.pendingCounts.clear();
   }
 
   watchReady(w: ReadyWatcher): () => void {
@@ -179,7 +204,7 @@ export class WorkStore {
     for (const op of ITEM_OPERATIONS) {
       const outputFp = have.includes(op.id) ? expectedFingerprint(this.operationFingerprint(op.id), item.fingerprint) : null;
       const inserted = this.q.insert.run({ operation: op.id, item_id: item.id, channel_id: item.channel_id, published_at: item.published_at, duration_s: duration, output_fp: outputFp, stale_at: null });
-      if (inserted.changes === 1) this.q.countUp.run(item.channel_id, op.id, 'blocked');
+      if (inserted.changes === 1) this.count(item.channel_id, op.id, 'blocked', 1);
     }
     // Rows already ready may have moved in the orders: not told row by row (an item edit is rare).
     if (this.q.updateAttrs.run(item.published_at, duration, item.id, item.published_at, duration).changes > 0) for (const w of this.watchers) w.reset(null);
@@ -259,7 +284,7 @@ export class WorkStore {
     for (const op of CATALOG) {
       if (op.scope !== 'channel') continue;
       const inserted = this.q.insert.run({ operation: op.id, item_id: ch.id, channel_id: ch.id, published_at: CHANNEL_WORK_PUBLISHED_AT, duration_s: 0, output_fp: null, stale_at: null });
-      if (inserted.changes === 1) this.q.countUp.run(ch.id, op.id, 'blocked');
+      if (inserted.changes === 1) this.count(ch.id, op.id, 'blocked', 1);
     }
     this.recomputeChannel(channelId, now);
   }
@@ -345,8 +370,8 @@ export class WorkStore {
       for (const w of this.watchers) w.lost(row.operation, row.item_id);
     }
     if (row.state !== state) {
-      this.q.countDown.run(row.channel_id, row.operation, row.state);
-      this.q.countUp.run(row.channel_id, row.operation, state);
+      this.count(row.channel_id, row.operation, row.state, -1);
+      this.count(row.channel_id, row.operation, state, 1);
     }
     row.state = state;
     row.ready = ready;

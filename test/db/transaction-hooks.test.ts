@@ -1,0 +1,125 @@
+// What is kept in memory during a transaction (count changes, run totals, remembered best rows)
+// commits with it, is written before a savepoint can roll it away, and is forgotten on rollback.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Host } from '../../src-main/host/host';
+import { VirtualClock } from '../../src-main/host/clock';
+import { Arbiter, type RunningUnit } from '../../src-main/arbiter/arbiter';
+import { DEFAULT_LANES, defaultBindings } from '../../src-main/arbiter/lanes';
+import { utcWallTime } from '../../src-main/gates/quiet-hours';
+import { addTransactionHook } from '../../src-main/db/transaction-hooks';
+import { snapshot } from '../../src-main/work/snapshot';
+
+const dirs: string[] = [];
+afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true }); });
+
+function newHost(): Host {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-txhooks-'));
+  dirs.push(dir);
+  const host = new Host({ databaseFile: path.join(dir, 'b.sqlite'), clock: new VirtualClock(0) });
+  host.library.addChannel({ id: 'c1', kind: 'platform', platform: 'youtube', title: 'C', source: 'sim:c1' }, 0);
+  return host;
+}
+
+function addItem(host: Host, id: string, publishedAt: number): void {
+  host.library.addItem({ id, channel_id: 'c1', external_id: id, title: id, published_at: publishedAt, duration_s: 60, fingerprint: id, media_state: 'local' }, 0, ['download']);
+}
+
+/** The counts table as stored, and as a recount of the work rows would have it. */
+function counts(host: Host): { stored: unknown[]; recount: unknown[] } {
+  return {
+    stored: host.db.prepare('SELECT channel_id, operation, state, n FROM work_counts WHERE n <> 0 ORDER BY 1, 2, 3').all(),
+    recount: host.db.prepare('SELECT channel_id, operation, state, COUNT(*) AS n FROM work GROUP BY 1, 2, 3 ORDER BY 1, 2, 3').all(),
+  };
+}
+
+function newArbiter(host: Host, started: RunningUnit[]): Arbiter {
+  const arbiter = new Arbiter(host, {
+    lanes: Object.values(DEFAULT_LANES).map((l) => ({ ...l })), bindings: defaultBindings(),
+    retry: { maxAttempts: 3, baseS: 30, maxS: 900, jitter: 0 }, disk: null, spendCapUsd: null,
+    spendWindowStart: () => 0, quietHours: [], wallTime: utcWallTime, leaseS: 60, actor: 'test',
+  }, { start: (u) => started.push(u) });
+  host.transaction(() => arbiter.setTree({ id: 'root', children: [{ id: 'gpu-work', match: { operation: 'transcribe' } }] }, 0));
+  return arbiter;
+}
+
+describe('transaction hooks', () => {
+  it('commits the count changes made in a transaction with it, and a reader inside it sees them', () => {
+    const host = newHost();
+    host.transaction(() => {
+      addItem(host, 'a', 10);
+      addItem(host, 'b', 5);
+      expect(snapshot(host.db).channels[0].operations.transcribe.missing).toBe(2);
+    });
+    const c = counts(host);
+    expect(c.stored).toEqual(c.recount);
+    host.close();
+  });
+
+  it('forgets the count changes of a rolled-back transaction, and of a rolled-back savepoint only its own', () => {
+    const host = newHost();
+    expect(() => host.transaction(() => { addItem(host, 'gone', 1); throw new Error('abort'); })).toThrow('abort');
+    host.transaction(() => {
+      addItem(host, 'kept', 10);
+      expect(() => host.transaction(() => { addItem(host, 'undone', 5); throw new Error('inner'); })).toThrow('inner');
+      addItem(host, 'also-kept', 7);
+    });
+    const c = counts(host);
+    expect(c.stored).toEqual(c.recount);
+    expect(host.db.prepare("SELECT n FROM work_counts WHERE operation = 'transcribe' AND state = 'missing'").pluck().get()).toBe(2);
+    host.close();
+  });
+
+  it('rolls back when a before-commit write fails, and runs the rollback hooks', () => {
+    const host = newHost();
+    let rolledBack = 0;
+    const remove = addTransactionHook(host.db, {
+      beforeCommit: () => { if (host.db.inTransaction) throw new Error('disk full'); },
+      afterRollback: () => { rolledBack++; },
+    });
+    expect(() => host.transaction(() => addItem(host, 'a', 1))).toThrow('disk full');
+    remove();
+    expect(rolledBack).toBe(1);
+    expect(host.library.item('a')).toBeUndefined();
+    const c = counts(host);
+    expect(c.stored).toEqual(c.recount);
+    host.close();
+  });
+
+  it('picks a claimed item again when the transaction that claimed it rolled back', () => {
+    const host = newHost();
+    const started: RunningUnit[] = [];
+    const arbiter = newArbiter(host, started);
+    host.transaction(() => { addItem(host, 'a', 10); addItem(host, 'b', 5); });
+    const leaf = arbiter.tree(0).leaves[0];
+    expect(() => host.transaction(() => {
+      arbiter.fill(0);
+      expect(arbiter.leafCandidate(leaf, 'gpu', 0, 'open')?.itemId).toBe('b');
+      throw new Error('crash after the claim');
+    })).toThrow('crash');
+    expect(started.map((u) => u.itemId)).toEqual(['a']);
+    // The leaf remembered b once a was claimed; the rollback made a ready again.
+    expect(arbiter.leafCandidate(leaf, 'gpu', 0, 'open')?.itemId).toBe('a');
+    const again: RunningUnit[] = [];
+    const fresh = newArbiter(host, again);
+    host.transaction(() => fresh.fill(0));
+    expect(again.map((u) => u.itemId)).toEqual(['a']);
+    host.close();
+  });
+
+  it('writes an open run\'s totals before each commit, so a crash keeps what the run had done', () => {
+    const host = newHost();
+    const started: RunningUnit[] = [];
+    const arbiter = newArbiter(host, started);
+    host.transaction(() => { for (const [id, t] of [['a', 10], ['b', 5], ['c', 1]] as const) addItem(host, id, t); arbiter.fill(0); });
+    host.transaction(() => { arbiter.complete(started[0], { outcome: 'done' }, 5); arbiter.fill(5); });
+    // b continues a's run (same operation and channel on the slot): still open, one item done.
+    expect(started.map((u) => u.runId)).toEqual([started[0].runId, started[0].runId]);
+    expect(host.db.prepare('SELECT outcome, items_done FROM runs WHERE id = ?').get(started[0].runId)).toEqual({ outcome: 'running', items_done: 1 });
+    host.transaction(() => { arbiter.complete(started[1], { outcome: 'failed', code: 'ENGINE_CRASHED' }, 9); arbiter.fill(9); });
+    expect(host.db.prepare('SELECT outcome, items_done, items_failed FROM runs WHERE id = ?').get(started[0].runId)).toEqual({ outcome: 'running', items_done: 1, items_failed: 1 });
+    host.close();
+  });
+});
