@@ -301,6 +301,7 @@ export class Arbiter {
     const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;
     const opIndex = catalogIndex;
     if (leaf.order === 'heaviest') {
+      this.host.work.flushCounts();
       const counts = this.candidates.reachableCounts(bindings.map((b) => b.operation));
       const channels = [...counts.keys()]
         .filter((c) => leaf.channels === null || leaf.channels.includes(c))
@@ -496,7 +497,11 @@ export class Arbiter {
   }
 
   /** Run-record writes that failed; the outcomes they described stand. */
-  runRecordFailures = 0;
+  get runRecordFailures(): number {
+    return this.recordWriteFailures + this.runs.writeFailures;
+  }
+
+  private recordWriteFailures = 0;
 
   /**
    * The run record is history, the output is the work: a failure to write the record (a locked or
@@ -508,7 +513,7 @@ export class Arbiter {
     try {
       write();
     } catch {
-      this.runRecordFailures++;
+      this.recordWriteFailures++;
     }
   }
 

@@ -1,6 +1,9 @@
 // Writes run records: one per (operation, channel) stretch on a slot, never one per item. A run
-// row is written when it opens and when it closes; each unit that ends adds to its counts.
+// row is written when it opens and when it closes; each unit that ends adds to its totals, which
+// are kept in memory and written with the close, or before the transaction commits if the run
+// is still open then (so a crash keeps what the run had done).
 import type { Db } from '../db/connection';
+import { addTransactionHook } from '../db/transaction-hooks';
 
 export type RunTrigger = 'arbiter' | 'manual' | 'ad-hoc';
 export type UnitOutcome = 'done' | 'failed' | 'interrupted';
@@ -23,19 +26,34 @@ export interface UnitFailure {
   diagnostic?: string | null;
 }
 
+interface RunTotals {
+  done: number;
+  failed: number;
+  bytes: number;
+  usd: number;
+  /** Changed since last written. */
+  dirty: boolean;
+}
+
 export class RunWriter {
   private readonly q;
   /** Per open run: its units' failure reason while they all agree (null once two differ). */
   private readonly failures = new Map<number, UnitFailure | null>();
+  /** Per open run: its unit totals (read from the row when not known, e.g. after a rollback). */
+  private readonly totals = new Map<number, RunTotals>();
+  /** Totals that could not be written before a commit; the outcomes they counted stand. */
+  writeFailures = 0;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
+    addTransactionHook(db, { beforeCommit: () => this.writeTotals(), afterRollback: () => this.totals.clear() });
     this.q = {
       open: db.prepare(`INSERT INTO runs (operation, channel_id, lane, slot, node_id, trigger, actor, started_at, outcome)
         VALUES (@operation, @channelId, @lane, @slot, @nodeId, @trigger, @actor, @startedAt, 'running')`),
-      unit: db.prepare(`UPDATE runs SET items_done = items_done + ?, items_failed = items_failed + ?,
-        bytes_written = bytes_written + ?, spent_usd = spent_usd + ? WHERE id = ?`),
-      counts: db.prepare('SELECT items_done, items_failed FROM runs WHERE id = ?'),
-      close: db.prepare(`UPDATE runs SET ended_at = ?, outcome = ?, reason_code = ?, reason_params = ?, diagnostic = COALESCE(?, diagnostic)
+      setTotals: db.prepare('UPDATE runs SET items_done = ?, items_failed = ?, bytes_written = ?, spent_usd = ? WHERE id = ?'),
+      totals: db.prepare('SELECT items_done, items_failed, bytes_written, spent_usd FROM runs WHERE id = ?').raw(true),
+      close: db.prepare(`UPDATE runs SET ended_at = ?, outcome = ?, reason_code = ?, reason_params = ?, diagnostic = COALESCE(?, diagnostic),
+        items_done = ?, items_failed = ?, bytes_written = ?, spent_usd = ? WHERE id = ? AND outcome = 'running'`),
+      closeAs: db.prepare(`UPDATE runs SET ended_at = ?, outcome = ?, reason_code = ?, reason_params = ?, diagnostic = COALESCE(?, diagnostic)
         WHERE id = ? AND outcome = 'running'`),
       log: db.prepare('INSERT INTO run_logs (run_id, t, level, text) VALUES (?, ?, ?, ?)'),
       spend: db.prepare('INSERT INTO spend_ledger (run_id, lane, t, usd) VALUES (?, ?, ?, ?)'),
@@ -47,7 +65,20 @@ export class RunWriter {
   }
 
   open(run: OpenRun): number {
-    return Number(this.q.open.run(run).lastInsertRowid);
+    const id = Number(this.q.open.run(run).lastInsertRowid);
+    this.totals.set(id, { done: 0, failed: 0, bytes: 0, usd: 0, dirty: false });
+    return id;
+  }
+
+  private totalsOf(runId: number): RunTotals | undefined {
+    let t = this.totals.get(runId);
+    if (!t) {
+      const r = this.q.totals.get(runId) as [number, number, number, number] | undefined;
+      if (!r) return undefined;
+      t = { done: r[0], failed: r[1], bytes: r[2], usd: r[3], dirty: false };
+      this.totals.set(runId, t);
+    }
+    return t;
   }
 
   recordUnit(runId: number, outcome: UnitOutcome, bytes: number, usd: number, lane: string, t: number, failure?: UnitFailure): void {
@@ -55,8 +86,29 @@ export class RunWriter {
       const seen = this.failures.get(runId);
       this.failures.set(runId, seen === undefined || (seen !== null && seen.code === failure.code) ? failure : null);
     }
-    this.q.unit.run(outcome === 'done' ? 1 : 0, outcome === 'failed' ? 1 : 0, bytes, usd, runId);
+    const totals = this.totalsOf(runId);
+    if (totals) {
+      if (outcome === 'done') totals.done++;
+      if (outcome === 'failed') totals.failed++;
+      totals.bytes += bytes;
+      totals.usd += usd;
+      totals.dirty = true;
+      if (!this.db.inTransaction) this.writeTotals();
+    }
     if (usd > 0) this.q.spend.run(runId, lane, t, usd);
+  }
+
+  /** Writes the totals of runs still open; a failure is counted, never undoing the commit it rides on. */
+  private writeTotals(): void {
+    for (const [id, t] of this.totals) {
+      if (!t.dirty) continue;
+      t.dirty = false;
+      try {
+        this.q.setTotals.run(t.done, t.failed, t.bytes, t.usd, id);
+      } catch {
+        this.writeFailures++;
+      }
+    }
   }
 
   /**
@@ -68,20 +120,25 @@ export class RunWriter {
   close(runId: number, endedAt: number, diagnostic: string | null = null): void {
     const failure = this.failures.get(runId) ?? null;
     this.failures.delete(runId);
-    const c = this.q.counts.get(runId) as { items_done: number; items_failed: number } | undefined;
+    const c = this.totalsOf(runId);
     if (!c) return;
-    const outcome = c.items_failed > 0 && c.items_done === 0 ? 'failed' : 'succeeded';
+    this.totals.delete(runId);
+    const outcome = c.failed > 0 && c.done === 0 ? 'failed' : 'succeeded';
     if (outcome === 'failed' && failure) {
-      this.q.close.run(endedAt, outcome, failure.code, JSON.stringify({ ...failure.params, failed: c.items_failed }), diagnostic ?? failure.diagnostic ?? null, runId);
+      this.q.close.run(endedAt, outcome, failure.code, JSON.stringify({ ...failure.params, failed: c.failed }), diagnostic ?? failure.diagnostic ?? null,
+        c.done, c.failed, c.bytes, c.usd, runId);
       return;
     }
-    const reason = c.items_failed > 0 && c.items_done > 0 ? 'SOME_FAILED' : c.items_failed > 0 ? 'ALL_FAILED' : null;
-    this.q.close.run(endedAt, outcome, reason, reason ? JSON.stringify({ failed: c.items_failed }) : null, diagnostic, runId);
+    const reason = c.failed > 0 && c.done > 0 ? 'SOME_FAILED' : c.failed > 0 ? 'ALL_FAILED' : null;
+    this.q.close.run(endedAt, outcome, reason, reason ? JSON.stringify({ failed: c.failed }) : null, diagnostic, c.done, c.failed, c.bytes, c.usd, runId);
   }
 
   closeAs(runId: number, endedAt: number, outcome: 'interrupted' | 'cancelled' | 'skipped' | 'failed', code: string, params: Record<string, unknown> = {}): void {
     this.failures.delete(runId);
-    this.q.close.run(endedAt, outcome, code, JSON.stringify(params), null, runId);
+    const c = this.totals.get(runId);
+    if (c?.dirty) this.writeTotals();
+    this.totals.delete(runId);
+    this.q.closeAs.run(endedAt, outcome, code, JSON.stringify(params), null, runId);
   }
 
   log(runId: number, t: number, level: 'debug' | 'info' | 'warn' | 'error', text: string): void {
@@ -91,6 +148,8 @@ export class RunWriter {
   /** Startup sweep: runs a dead process left open become interrupted, keeping what they spent. */
   interruptOpenRuns(now: number): number {
     this.failures.clear();
+    this.writeTotals();
+    this.totals.clear();
     return this.q.interruptOpen.run(now).changes;
   }
 
