@@ -21,13 +21,20 @@ const NO_BOUND = -Number.MAX_VALUE;
 export class CandidateMemo implements ReadyWatcher {
   private readonly memos = new Map<string, Memo>();
   private readonly byOperation = new Map<OperationId, Memo[]>();
+  /** A compiled leaf's channel list lives as long as the leaf: its key part is built once. */
+  private readonly channelKeys = new WeakMap<readonly string[], string>();
 
   /** `verify`: every remembered answer is checked against the index (the tests run with it). */
   constructor(private readonly queries: CandidateQueries, private readonly verify = false) {}
 
   /** Best ready row of one operation within a channel set (null = every channel). */
   best(op: OperationId, channels: readonly string[] | null, order: IndexedOrder, minPublished: number): Candidate | undefined {
-    const key = `${op}\0${order}\0${channels === null ? '' : channels.join('\0')}\0${channels === null ? 'all' : 'some'}`;
+    let channelKey = channels === null ? '\0all' : this.channelKeys.get(channels);
+    if (channelKey === undefined) {
+      channelKey = `${channels!.join('\0')}\0some`;
+      this.channelKeys.set(channels!, channelKey);
+    }
+    const key = `${op}\0${order}\0${channelKey}`;
     let m = this.memos.get(key);
     if (!m) {
       m = { order, channels: channels === null ? null : new Set(channels), min: NO_BOUND, best: undefined, valid: false };

@@ -1,20 +1,43 @@
 // Fairness state per node id: smooth weighted round-robin current weights and round-robin
-// positions. Written in the same transaction as the claim it decided, so an interrupted pick has
-// counted and a restart continues the sequence.
+// positions. Written in the same transaction as the claim it decided (before it commits, once per
+// node however many picks it saw), so an interrupted pick has counted and a restart continues the
+// sequence; a rollback reads the stored sequence back.
 import type { Db } from '../db/connection';
+import { addTransactionHook } from '../db/transaction-hooks';
 
 export class FairnessStore {
   private readonly current = new Map<string, number>();
   private readonly lastChild = new Map<string, string | null>();
+  private readonly dirty = new Set<string>();
   private readonly upsert;
+  private readonly all;
 
-  constructor(db: Db) {
-    for (const r of db.prepare('SELECT node_id, current_weight, last_child FROM fairness').all() as { node_id: string; current_weight: number; last_child: string | null }[]) {
+  constructor(private readonly db: Db) {
+    this.all = db.prepare('SELECT node_id, current_weight, last_child FROM fairness');
+    this.upsert = db.prepare(`INSERT INTO fairness (node_id, current_weight, last_child) VALUES (?, ?, ?)
+      ON CONFLICT (node_id) DO UPDATE SET current_weight = excluded.current_weight, last_child = excluded.last_child`);
+    this.load();
+    addTransactionHook(db, { beforeCommit: () => this.write(), afterRollback: () => this.load() });
+  }
+
+  private load(): void {
+    this.current.clear();
+    this.lastChild.clear();
+    this.dirty.clear();
+    for (const r of this.all.all() as { node_id: string; current_weight: number; last_child: string | null }[]) {
       this.current.set(r.node_id, r.current_weight);
       this.lastChild.set(r.node_id, r.last_child);
     }
-    this.upsert = db.prepare(`INSERT INTO fairness (node_id, current_weight, last_child) VALUES (?, ?, ?)
-      ON CONFLICT (node_id) DO UPDATE SET current_weight = excluded.current_weight, last_child = excluded.last_child`);
+  }
+
+  private changed(nodeId: string): void {
+    this.dirty.add(nodeId);
+    if (!this.db.inTransaction) this.write();
+  }
+
+  private write(): void {
+    for (const id of this.dirty) this.upsert.run(id, this.weight(id), this.last(id));
+    this.dirty.clear();
   }
 
   weight(nodeId: string): number {
@@ -28,12 +51,12 @@ export class FairnessStore {
   setWeight(nodeId: string, value: number): void {
     if (this.current.get(nodeId) === value) return;
     this.current.set(nodeId, value);
-    this.upsert.run(nodeId, value, this.last(nodeId));
+    this.changed(nodeId);
   }
 
   setLast(nodeId: string, child: string): void {
     if (this.lastChild.get(nodeId) === child) return;
     this.lastChild.set(nodeId, child);
-    this.upsert.run(nodeId, this.weight(nodeId), child);
+    this.changed(nodeId);
   }
 }

@@ -39,6 +39,7 @@ export function parseClock(text: string, field: string): number {
 
 /** If the lane is inside a quiet window at t, the time the window ends; else null. */
 export function quietUntil(windows: readonly QuietWindow[], lane: string, t: number, wall: WallTimeOf): number | null {
+  if (windows.length === 0) return null;
   const { secondsOfDay, weekday } = wall(t);
   let until: number | null = null;
   for (const w of windows) {
@@ -64,6 +65,7 @@ export function quietUntil(windows: readonly QuietWindow[], lane: string, t: num
 
 /** The next instant after t at which some window of the lane opens or closes (for the timer). */
 export function nextQuietBoundary(windows: readonly QuietWindow[], lane: string, t: number, wall: WallTimeOf): number | null {
+  if (windows.length === 0) return null;
   const { secondsOfDay } = wall(t);
   let next: number | null = null;
   for (const w of windows) {
