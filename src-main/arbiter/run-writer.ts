@@ -48,7 +48,7 @@ export class RunWriter {
     addTransactionHook(db, { beforeCommit: () => this.writeTotals(), afterRollback: () => this.totals.clear() });
     this.q = {
       open: db.prepare(`INSERT INTO runs (operation, channel_id, lane, slot, node_id, trigger, actor, started_at, outcome)
-        VALUES (@operation, @channelId, @lane, @slot, @nodeId, @trigger, @actor, @startedAt, 'running')`),
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running')`),
       setTotals: db.prepare('UPDATE runs SET items_done = ?, items_failed = ?, bytes_written = ?, spent_usd = ? WHERE id = ?'),
       totals: db.prepare('SELECT items_done, items_failed, bytes_written, spent_usd FROM runs WHERE id = ?').raw(true),
       close: db.prepare(`UPDATE runs SET ended_at = ?, outcome = ?, reason_code = ?, reason_params = ?, diagnostic = COALESCE(?, diagnostic),
@@ -65,7 +65,7 @@ export class RunWriter {
   }
 
   open(run: OpenRun): number {
-    const id = Number(this.q.open.run(run).lastInsertRowid);
+    const id = Number(this.q.open.run(run.operation, run.channelId, run.lane, run.slot, run.nodeId, run.trigger, run.actor, run.startedAt).lastInsertRowid);
     this.totals.set(id, { done: 0, failed: 0, bytes: 0, usd: 0, dirty: false });
     return id;
   }

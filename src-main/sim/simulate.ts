@@ -28,7 +28,7 @@ export type TraceEvent = Record<string, unknown>;
  * commits before it closes the database, so grouping changes no outcome; it only saves the
  * per-commit page writes that would otherwise dominate a large scenario.
  */
-const INSTANTS_PER_COMMIT = 1024;
+const INSTANTS_PER_COMMIT = 16384;
 
 export interface SimOutput {
   trace?: TraceEvent[];
