@@ -6,6 +6,7 @@ import { simulate } from '../sim/simulate';
 import { percentile } from '../sim/metrics';
 import { DEFAULT_COSTS } from '../arbiter/lanes';
 import { generateCorpus } from '../../src-shared/corpus/generate';
+import { profileStatements, type StatementCost } from './statement-profile';
 
 export interface PickBench {
   items: number;
@@ -19,17 +20,27 @@ export interface PickBench {
   loadMs: number;
   rssMb: number;
   virtualEndS: number;
+  /** With `statements`: each SQL statement's executions and microseconds per pick (timing adds its own cost). */
+  statements?: { usPerPick: number; top: StatementCost[] };
 }
 
 /** Drains a generated backlog with every operation enabled and the default tree, metrics only. */
-export function benchPicks(o: { items: number; channels: number; seed: number }): PickBench {
+export function benchPicks(o: { items: number; channels: number; seed: number; statements?: boolean }): PickBench {
   const t0 = performance.now();
   const scenario = parseScenario({
     generate: { seed: o.seed, channels: o.channels, items: o.items, durationS: { min: 60, max: 10800 }, have: { download: 0.7, transcribe: 0.4 } },
     trace: false,
   });
   const pickMs: number[] = [];
-  const out = simulate(scenario, { onPickMs: (ms) => pickMs.push(ms) });
+  let profile: { usPerPick: number; top: StatementCost[] } | undefined;
+  let out;
+  if (o.statements) {
+    const p = profileStatements((startMeasuring) => simulate(scenario, { onPickMs: (ms) => pickMs.push(ms), onRunStart: startMeasuring }), (r) => r.metrics.picks);
+    out = p.result;
+    profile = { usPerPick: p.usPerPick, top: p.statements.slice(0, 16) };
+  } else {
+    out = simulate(scenario, { onPickMs: (ms) => pickMs.push(ms) });
+  }
   const totalMs = performance.now() - t0;
   pickMs.sort((a, b) => a - b);
   const picks = out.metrics.picks;
@@ -40,6 +51,7 @@ export function benchPicks(o: { items: number; channels: number; seed: number })
     loadMs: Math.round(totalMs - out.metrics.wallMs),
     rssMb: Math.round(process.memoryUsage().rss / 1048576),
     virtualEndS: out.metrics.end,
+    ...(profile ? { statements: profile } : {}),
   };
 }
 

@@ -50,6 +50,8 @@ export interface SimOptions {
   dir?: string;
   /** Called with the wall time of every pick, for the benchmark's latency percentiles. */
   onPickMs?: (ms: number) => void;
+  /** Called when the measured run begins (the library is loaded), for the statement profile. */
+  onRunStart?: () => void;
 }
 
 function bindingsFor(s: Scenario): EngineBinding[] {
@@ -116,6 +118,7 @@ class Simulation {
 
   run(): SimOutput {
     this.boot(true);
+    this.options.onRunStart?.();
     const wallStart = performance.now();
     const events = this.s.events.map((e, i) => ({ e, i })).sort((a, b) => a.e.at - b.e.at || a.i - b.i);
     let nextEvent = 0;

@@ -92,4 +92,18 @@ describe('backlot bench and serve refusals', () => {
     expect(r.ratio).toBeGreaterThanOrEqual(1);
     expect(r.ratio).toBeLessThan(1.05);
   });
+
+  it('runs the pick benchmark with the statement profile: every pick claims once, and the costs add up', () => {
+    const r = JSON.parse(backlot('bench', 'sim', '--items', '300', '--channels', '4', '--statements', '--json').out) as {
+      picks: number; picksPerSecond: number; statements: { usPerPick: number; top: { sql: string; perPick: number; usEach: number; usPerPick: number }[] };
+    };
+    expect(r.picks).toBeGreaterThan(300);
+    expect(r.picksPerSecond).toBeGreaterThan(0);
+    const claim = r.statements.top.find((s) => s.sql.startsWith('INSERT INTO claims'));
+    expect(claim?.perPick).toBe(1);
+    expect(claim!.usEach).toBeGreaterThan(0);
+    const listed = r.statements.top.reduce((sum, s) => sum + s.usPerPick, 0);
+    expect(listed).toBeLessThanOrEqual(r.statements.usPerPick + 0.5);
+    expect(r.statements.top.map((s) => s.usPerPick)).toEqual([...r.statements.top.map((s) => s.usPerPick)].sort((a, b) => b - a));
+  });
 });

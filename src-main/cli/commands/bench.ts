@@ -6,7 +6,7 @@ import { measureSnapshot } from '../../bench/snapshot-measure';
 import type { Command } from './index';
 import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
 
-const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] | bench uploads [--tree default|fifo] | bench pipeline';
+const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline';
 const FLAGS = {
   items: { type: 'string' },
   channels: { type: 'string' },
@@ -14,6 +14,7 @@ const FLAGS = {
   db: { type: 'string' },
   tree: { type: 'string' },
   json: { type: 'boolean' },
+  statements: { type: 'boolean' },
 } as const;
 
 function seedOf(value: string | undefined): number {
@@ -38,9 +39,16 @@ export const benchCommand: Command = {
       return 0;
     }
     if (which === 'sim') {
-      const r = benchPicks({ items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)), seed: seedOf(values.seed) });
-      process.stdout.write(values.json ? `${JSON.stringify(r)}\n`
-        : `${r.picks} picks in ${r.wallMs} ms of wall time: ${r.picksPerSecond} picks/s; pick p50 ${r.pickP50Ms} ms, p99 ${r.pickP99Ms} ms; RSS ${r.rssMb} MB (corpus load ${r.loadMs} ms)\n`);
+      const r = benchPicks({ items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)), seed: seedOf(values.seed), statements: values.statements === true });
+      if (values.json) {
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+        return 0;
+      }
+      process.stdout.write(`${r.picks} picks in ${r.wallMs} ms of wall time: ${r.picksPerSecond} picks/s; pick p50 ${r.pickP50Ms} ms, p99 ${r.pickP99Ms} ms; RSS ${r.rssMb} MB (corpus load ${r.loadMs} ms)\n`);
+      if (r.statements) {
+        process.stdout.write(`SQL statements: ${r.statements.usPerPick} µs per pick (timed, so slower than above)\n`);
+        for (const s of r.statements.top) process.stdout.write(`  ${String(s.usPerPick).padStart(6)} µs/pick  ${String(s.perPick).padStart(5)}×  ${String(s.usEach).padStart(6)} µs  ${s.sql.slice(0, 90)}\n`);
+      }
       return 0;
     }
     if (which === 'uploads') {
