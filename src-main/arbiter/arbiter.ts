@@ -5,7 +5,7 @@
 import type { Host } from '../host/host';
 import { ClaimStore, claimKey } from './claims';
 import { CandidateQueries, cmp, compareWithin, type Candidate } from './candidates';
-import { CandidateMemo } from './candidate-memo';
+import { CandidateMemo, type Memo } from './candidate-memo';
 import { addTransactionHook } from '../db/transaction-hooks';
 import { compileTree, type CompiledNode, type CompiledTree } from './compile-tree';
 import { FairnessStore } from './fairness';
@@ -241,6 +241,8 @@ export class Arbiter {
 
   private readonly laneBindings = new Map<string, EngineBinding[]>();
   private readonly leafBindings = new WeakMap<CompiledNode, Map<string, EngineBinding[]>>();
+  /** Per leaf binding list (one per leaf, lane and gate): the remembered query of each binding. */
+  private readonly leafMemos = new WeakMap<EngineBinding[], Memo[]>();
 
   currentDiskMode(): DiskMode {
     if (!this.config.disk) return 'open';
@@ -266,9 +268,12 @@ export class Arbiter {
       }
     }
     if (lane.contendsFor.includes('gpu')) {
-      const holder = this.running().find((u) => u.operation === 'transcribe' && u.lane !== lane.queueKey
-        && this.lanes.find((l) => l.queueKey === u.lane)?.contendsFor.includes('gpu'));
-      if (holder) return { code: 'GPU_YIELD', params: { lane: lane.queueKey, to: holder.lane } };
+      for (const other of this.lanes) {
+        if (other.queueKey === lane.queueKey || !other.contendsFor.includes('gpu')) continue;
+        if (this.slotUnits.get(other.queueKey)!.some((u) => u !== null && u.operation === 'transcribe')) {
+          return { code: 'GPU_YIELD', params: { lane: lane.queueKey, to: other.queueKey } };
+        }
+      }
     }
     return null;
   }
@@ -317,10 +322,16 @@ export class Arbiter {
       return undefined;
     }
     const order = leaf.order;
+    let handles = this.leafMemos.get(bindings);
+    if (!handles) {
+      handles = bindings.map((b) => this.memo.handle(b.operation, leaf.channels, order));
+      this.leafMemos.set(bindings, handles);
+    }
     let best: Candidate | undefined;
     let bestCost = 0;
-    for (const b of bindings) {
-      const c = this.memo.best(b.operation, leaf.channels, order, minPublished);
+    for (let i = 0; i < bindings.length; i++) {
+      const b = bindings[i];
+      const c = this.memo.bestOf(handles[i], minPublished);
       if (!c) continue;
       const cost = expectedSeconds(b, c.durationS);
       if (!best) { best = c; bestCost = cost; continue; }
@@ -359,7 +370,7 @@ export class Arbiter {
   /** This process's running units by the leaf that chose them (the pick path's count; no query). */
   private runningByLeaf(): Map<string | null, number> {
     const byLeaf = new Map<string | null, number>();
-    for (const u of this.running()) byLeaf.set(u.nodeId, (byLeaf.get(u.nodeId) ?? 0) + 1);
+    for (const units of this.slotUnits.values()) for (const u of units) if (u) byLeaf.set(u.nodeId, (byLeaf.get(u.nodeId) ?? 0) + 1);
     return byLeaf;
   }
 

@@ -7,9 +7,13 @@ import type { OperationId } from '../../src-shared/catalog/operations';
 import type { ReadyRow, ReadyWatcher } from '../work/work-store';
 import { compareWithin, type Candidate, type CandidateQueries, type IndexedOrder } from './candidates';
 
-interface Memo {
+/** One remembered query; a caller that asks the same query on every pick keeps the handle. */
+export interface Memo {
+  op: OperationId;
   order: IndexedOrder;
   channels: ReadonlySet<string> | null;
+  list: readonly string[] | null;
+  key: string;
   /** The publish bound the answer was asked with; newest asks with none and filters after. */
   min: number;
   best: Candidate | undefined;
@@ -29,6 +33,10 @@ export class CandidateMemo implements ReadyWatcher {
 
   /** Best ready row of one operation within a channel set (null = every channel). */
   best(op: OperationId, channels: readonly string[] | null, order: IndexedOrder, minPublished: number): Candidate | undefined {
+    return this.bestOf(this.handle(op, channels, order), minPublished);
+  }
+
+  handle(op: OperationId, channels: readonly string[] | null, order: IndexedOrder): Memo {
     let channelKey = channels === null ? '\0all' : this.channelKeys.get(channels);
     if (channelKey === undefined) {
       channelKey = `${channels!.join('\0')}\0some`;
@@ -37,23 +45,28 @@ export class CandidateMemo implements ReadyWatcher {
     const key = `${op}\0${order}\0${channelKey}`;
     let m = this.memos.get(key);
     if (!m) {
-      m = { order, channels: channels === null ? null : new Set(channels), min: NO_BOUND, best: undefined, valid: false };
+      m = { op, order, channels: channels === null ? null : new Set(channels), list: channels, min: NO_BOUND, best: undefined, valid: false, key };
       this.memos.set(key, m);
       const list = this.byOperation.get(op);
       if (list) list.push(m);
       else this.byOperation.set(op, [m]);
     }
+    return m;
+  }
+
+  bestOf(m: Memo, minPublished: number): Candidate | undefined {
+    const order = m.order;
     // The newest row passes a publish bound exactly when any row does, so newest remembers one
     // answer for every bound; the other orders remember the bound they were asked with.
     const min = order === 'newest' ? NO_BOUND : minPublished;
     if (!m.valid || m.min !== min) {
-      m.best = this.queries.best(op, channels, order, min);
+      m.best = this.queries.best(m.op, m.list, order, min);
       m.min = min;
       m.valid = true;
     } else if (this.verify) {
-      const fresh = this.queries.best(op, channels, order, min);
+      const fresh = this.queries.best(m.op, m.list, order, min);
       if (JSON.stringify(fresh) !== JSON.stringify(m.best)) {
-        throw new Error(`candidate memo diverged for ${key.replace(/\0/g, '|')}: remembered ${JSON.stringify(m.best)}, index ${JSON.stringify(fresh)}`);
+        throw new Error(`candidate memo diverged for ${m.key.replace(/\0/g, '|')}: remembered ${JSON.stringify(m.best)}, index ${JSON.stringify(fresh)}`);
       }
     }
     const b = m.best;
