@@ -348,6 +348,9 @@ export class Arbiter {
 
   /** The newest ready item of one operation in one channel (run-now stretches). */
   channelCandidate(operation: OperationId, channelId: string): Candidate | undefined {
+    // A user's "run now" may follow another process's commit (a CLI retry) by less than the
+    // dispatcher's poll: what this process remembers is checked against the file first.
+    this.noticeOtherWriters();
     return this.memo.best(operation, [channelId], 'newest', -Number.MAX_VALUE);
   }
 

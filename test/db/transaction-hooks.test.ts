@@ -11,6 +11,7 @@ import { DEFAULT_LANES, defaultBindings } from '../../src-main/arbiter/lanes';
 import { utcWallTime } from '../../src-main/gates/quiet-hours';
 import { addTransactionHook } from '../../src-main/db/transaction-hooks';
 import { snapshot } from '../../src-main/work/snapshot';
+import { retryWork } from '../../src-main/work/retry';
 
 const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true }); });
@@ -120,6 +121,23 @@ describe('transaction hooks', () => {
     expect(host.db.prepare('SELECT outcome, items_done FROM runs WHERE id = ?').get(started[0].runId)).toEqual({ outcome: 'running', items_done: 1 });
     host.transaction(() => { arbiter.complete(started[1], { outcome: 'failed', code: 'ENGINE_CRASHED' }, 9); arbiter.fill(9); });
     expect(host.db.prepare('SELECT outcome, items_done, items_failed FROM runs WHERE id = ?').get(started[0].runId)).toEqual({ outcome: 'running', items_done: 1, items_failed: 1 });
+    host.close();
+  });
+
+  it('forgets remembered rows when another process commits: a CLI retry is seen by the next run-now', () => {
+    const host = newHost();
+    const arbiter = newArbiter(host, []);
+    host.transaction(() => {
+      addItem(host, 'a', 10);
+      arbiter.reconfigure({ retry: { maxAttempts: 1, baseS: 30, maxS: 900, jitter: 0 } });
+      arbiter.recordFailure('transcribe', 'a', 'ENGINE_CRASHED', 0);
+    });
+    expect(host.work.row('transcribe', 'a')!.state).toBe('deferred');
+    expect(arbiter.channelCandidate('transcribe', 'c1')).toBeUndefined();
+    const other = new Host({ databaseFile: host.db.name, clock: new VirtualClock(0) });
+    expect(retryWork(other.db, other.work, { item: 'a', operation: 'transcribe' }, 1)).toBe(1);
+    other.close();
+    expect(arbiter.channelCandidate('transcribe', 'c1')?.itemId).toBe('a');
     host.close();
   });
 });
