@@ -106,7 +106,7 @@ export class Arbiter {
     this.candidates = new CandidateQueries(db);
     this.memo = new CandidateMemo(this.candidates, process.env.BACKLOT_VERIFY_CANDIDATES === '1');
     host.work.watchReady(this.memo);
-    addTransactionHook(db, { beforeCommit: () => {}, afterRollback: () => this.memo.reset(null) });
+    addTransactionHook(db, { afterRollback: () => this.memo.reset(null) });
     const order = sortLanes(config.lanes.map((l) => l.queueKey));
     this.lanes = order.map((k) => ({ ...config.lanes.find((l) => l.queueKey === k)! }));
     for (const lane of this.lanes) {

@@ -44,7 +44,7 @@ export class CandidateQueries {
           SELECT published_at FROM work INDEXED BY work_ready_newest
            WHERE operation = @op ${extra} AND ready = 1 AND published_at >= @min ORDER BY published_at LIMIT 1)
         ORDER BY item_id LIMIT 1`);
-    const IN_LIST = 'AND channel_id IN (SELECT value FROM json_each(@list))';
+    const channelIn = (param: string) => `AND channel_id IN (SELECT value FROM json_each(${param}))`;
     this.global = {
       newest: make('newest', 'work_ready_newest', ''),
       oldest: oldest(''),
@@ -55,9 +55,9 @@ export class CandidateQueries {
       newest: make('newest', 'work_ready_ch_newest', 'AND channel_id = ?'),
     };
     this.inList = {
-      newest: make('newest', 'work_ready_newest', 'AND channel_id IN (SELECT value FROM json_each(?))'),
-      oldest: oldest(IN_LIST),
-      cheapest: make('cheapest', 'work_ready_cheapest', 'AND channel_id IN (SELECT value FROM json_each(?))'),
+      newest: make('newest', 'work_ready_newest', channelIn('?')),
+      oldest: oldest(channelIn('@list')),
+      cheapest: make('cheapest', 'work_ready_cheapest', channelIn('?')),
     };
     this.reachableByChannel = db.prepare(
       `SELECT channel_id AS channelId, SUM(n) AS n FROM work_counts

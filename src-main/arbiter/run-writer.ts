@@ -100,14 +100,16 @@ export class RunWriter {
 
   /** Writes the totals of runs still open; a failure is counted, never undoing the commit it rides on. */
   private writeTotals(): void {
-    for (const [id, t] of this.totals) {
-      if (!t.dirty) continue;
-      t.dirty = false;
-      try {
-        this.q.setTotals.run(t.done, t.failed, t.bytes, t.usd, id);
-      } catch {
-        this.writeFailures++;
-      }
+    for (const [id, t] of this.totals) this.writeTotalsOf(id, t);
+  }
+
+  private writeTotalsOf(id: number, t: RunTotals): void {
+    if (!t.dirty) return;
+    t.dirty = false;
+    try {
+      this.q.setTotals.run(t.done, t.failed, t.bytes, t.usd, id);
+    } catch {
+      this.writeFailures++;
     }
   }
 
@@ -136,7 +138,7 @@ export class RunWriter {
   closeAs(runId: number, endedAt: number, outcome: 'interrupted' | 'cancelled' | 'skipped' | 'failed', code: string, params: Record<string, unknown> = {}): void {
     this.failures.delete(runId);
     const c = this.totals.get(runId);
-    if (c?.dirty) this.writeTotals();
+    if (c) this.writeTotalsOf(runId, c);
     this.totals.delete(runId);
     this.q.closeAs.run(endedAt, outcome, code, JSON.stringify(params), null, runId);
   }

@@ -6,7 +6,7 @@ import type { Db } from './connection';
 
 export interface TransactionHook {
   /** Write what was kept back. Runs inside the transaction, just before it commits or releases. */
-  beforeCommit(): void;
+  beforeCommit?(): void;
   /** The transaction or savepoint rolled back: forget what was kept back and anything derived from it. */
   afterRollback(): void;
 }
@@ -26,7 +26,7 @@ export function addTransactionHook(db: Db, hook: TransactionHook): () => void {
 /** Writes everything kept back; a caller that COMMITs by hand calls this first. */
 export function runBeforeCommit(db: Db): void {
   const set = hooksOf.get(db);
-  if (set) for (const h of set) h.beforeCommit();
+  if (set) for (const h of set) h.beforeCommit?.();
 }
 
 export function runAfterRollback(db: Db): void {

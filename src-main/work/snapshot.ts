@@ -23,7 +23,7 @@ function prepare(db: Db) {
   return {
     channels: db.prepare('SELECT id, title FROM channels WHERE removed_at IS NULL ORDER BY id'),
     channel: db.prepare('SELECT id, title FROM channels WHERE id = ? AND removed_at IS NULL'),
-    // The counts come from the trigger-maintained table, never from counting `work`.
+    // The counts come from work_counts, which the work store keeps with every state change; never from counting `work`.
     counts: db.prepare('SELECT channel_id, operation, state, n FROM work_counts WHERE n <> 0'),
     countsOf: db.prepare('SELECT channel_id, operation, state, n FROM work_counts WHERE channel_id = ? AND n <> 0'),
     items: db.prepare('SELECT channel_id, COUNT(*) AS n FROM items GROUP BY channel_id'),

@@ -119,11 +119,8 @@ export class WorkStore {
   constructor(private readonly db: Db) {
     addTransactionHook(db, { beforeCommit: () => this.flushCounts(), afterRollback: () => this.pendingCounts.clear() });
     this.q = {
-      itemFacts: db.prepare(`SELECT i.id, i.channel_id, i.published_at, i.duration_s, i.fingerprint, i.media_state,
-                                    c.kind, c.settings_json, c.removed_at
-                               FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?`),
       // Arrays, not objects: better-sqlite3 builds a row object at twice the cost of the query.
-      itemFactsRaw: db.prepare(`SELECT i.id, i.channel_id, i.published_at, i.duration_s, i.fingerprint, i.media_state,
+      itemFacts: db.prepare(`SELECT i.id, i.channel_id, i.published_at, i.duration_s, i.fingerprint, i.media_state,
                                        c.kind, c.settings_json, c.removed_at
                                   FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?`).raw(true),
       channelFacts: db.prepare('SELECT id, sync_interval_s, last_sync_at, removed_at FROM channels WHERE id = ?'),
@@ -198,7 +195,7 @@ export class WorkStore {
 
   /** Create the rows of a new (or changed) item and derive their states. */
   ensureItem(itemId: string, now: number, have: readonly OperationId[] = []): void {
-    const item = this.q.itemFacts.get(itemId) as ItemFactsRow | undefined;
+    const item = this.itemFacts(itemId);
     if (!item) return;
     const duration = item.duration_s ?? 0;
     for (const op of ITEM_OPERATIONS) {
@@ -236,7 +233,7 @@ export class WorkStore {
   }
 
   private itemFacts(itemId: string): ItemFactsRow | undefined {
-    const r = this.q.itemFactsRaw.get(itemId) as unknown[] | undefined;
+    const r = this.q.itemFacts.get(itemId) as unknown[] | undefined;
     if (!r) return undefined;
     return {
       id: r[0] as string, channel_id: r[1] as string, published_at: r[2] as number, duration_s: r[3] as number | null,

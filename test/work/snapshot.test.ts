@@ -1,4 +1,4 @@
-// The one snapshot definition: counts from the trigger-maintained table agree with the work rows,
+// The one snapshot definition: counts from work_counts (kept by the work store) agree with the work rows,
 // the reachable lists are exactly missing + stale (claimed ones included), and nothing is summed.
 import fs from 'node:fs';
 import os from 'node:os';
