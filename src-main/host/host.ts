@@ -7,7 +7,9 @@ import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
 import { LibraryRepository } from '../library/repository';
 import { wallClock, type Clock } from './clock';
-import type { HostEvent } from '../../src-shared/api/contract';
+import { hostNotice, type HostEvent } from '../../src-shared/api/contract';
+import type { HostNotice } from '../../src-shared/notices/notice';
+import { BacklotError } from '../../src-shared/errors';
 
 export interface HostOptions {
   databaseFile: string;
@@ -53,6 +55,20 @@ export class Host {
 
   emit(event: HostEvent): void {
     this.events.emit('host-event', event);
+  }
+
+  /**
+   * Tells a person something (DESIGN §5: the disk gate shut, a run failed, ...): every shell hears
+   * it as a `notice` event and decides how to show it. A malformed notice is a bug in its emitter,
+   * refused here rather than shown half-formed in a window or an OS notification.
+   */
+  notify(notice: HostNotice): void {
+    const checked = hostNotice.safeParse(notice);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new BacklotError('INVALID_NOTICE', `A host notice is malformed at "${issue.path.join('.') || '(root)'}": ${issue.message}.`, { kind: notice?.kind });
+    }
+    this.emit({ event: 'notice', notice: checked.data });
   }
 
   onEvent(listener: (event: HostEvent) => void): () => void {
