@@ -66,7 +66,7 @@ export interface Formatters {
 }
 
 export function formattersFor(locale: DesktopLocale, timeZone?: string): Formatters {
-  const clock = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone });
+  const clock = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone });
   const oneDecimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
   const usd = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' });
   const whole = new Intl.NumberFormat(locale);
