@@ -7,7 +7,7 @@ import { DESKTOP_TEXT } from '../../src-main/shells/electron/text/index';
 
 const flat = (items: MenuItemModel[]): MenuItemModel[] => items.flatMap((i) => (i.type === 'submenu' ? [i, ...flat(i.items)] : [i]));
 const accelerators = (items: MenuItemModel[]) => flat(items).flatMap((i) => ('accelerator' in i && i.accelerator ? [i.accelerator] : []));
-const top = (items: MenuItemModel[]) => items.map((i) => i.label ?? '');
+const top = (items: MenuItemModel[]) => items.map((i) => (i.type === 'separator' ? '—' : i.label));
 const words = DESKTOP_TEXT.en.menu;
 
 describe('appMenuModel', () => {
@@ -15,7 +15,7 @@ describe('appMenuModel', () => {
     const menu = appMenuModel(words, { platform: 'darwin', dev: false });
     expect(top(menu)).toEqual(['Backlot', 'File', 'Edit', 'View', 'Go', 'Window', 'Help']);
     const app = menu[0].type === 'submenu' ? menu[0].items : [];
-    expect(app.filter((i) => i.type !== 'separator').map((i) => i.label)).toEqual(['About Backlot', 'Settings…', 'Services', 'Hide Backlot', 'Hide Others', 'Show All', 'Quit Backlot']);
+    expect(app.flatMap((i) => (i.type === 'separator' ? [] : [i.label]))).toEqual(['About Backlot', 'Settings…', 'Services', 'Hide Backlot', 'Hide Others', 'Show All', 'Quit Backlot']);
     expect(flat(menu)).toEqual(expect.arrayContaining([
       expect.objectContaining({ label: 'Quit Backlot', accelerator: 'CmdOrCtrl+Q', command: { kind: 'quit' } }),
       expect.objectContaining({ role: 'front' }),
@@ -27,7 +27,7 @@ describe('appMenuModel', () => {
       const menu = appMenuModel(words, { platform, dev: false });
       expect(top(menu)).toEqual(['File', 'Edit', 'View', 'Go', 'Window', 'Help']);
       const file = menu[0].type === 'submenu' ? menu[0].items : [];
-      expect(file.filter((i) => i.type !== 'separator').map((i) => i.label)).toEqual(['Settings…', 'Close Window', 'Quit Backlot']);
+      expect(file.flatMap((i) => (i.type === 'separator' ? [] : [i.label]))).toEqual(['Settings…', 'Close Window', 'Quit Backlot']);
       expect(flat(menu).some((i) => i.type === 'role' && (i.role === 'hide' || i.role === 'services' || i.role === 'front'))).toBe(false);
     }
   });
