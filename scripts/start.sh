@@ -11,4 +11,6 @@ if [ "${ELECTRON_SKIP_BINARY_DOWNLOAD:-}" = "1" ] || ! npx --no-install electron
   echo "No Electron binary here: starting the headless shell."
   exec node bin/backlot.mjs serve "$@"
 fi
+# The native modules were built for Node by npm ci; the desktop app needs them for Electron's ABI.
+npx electron-builder install-app-deps
 exec npx electron-vite preview

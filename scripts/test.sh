@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything the tests need on a fresh Debian machine, then every check: install the system
 # packages and the npm dependencies, lint (layer rules included), type-check, build the Electron
-# bundles (main, preload, renderer) and run the whole vitest suite.
+# bundles (main, preload, renderer), check them with electronegativity and run the whole vitest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-system-packages.sh
@@ -12,4 +12,6 @@ npm ci --no-audit --no-fund
 npm run lint
 npm run typecheck
 npm run build
+# Electron's security checklist on the built app: electronegativity (offline) and the CSP.
+npm run check:electron
 npx vitest run
