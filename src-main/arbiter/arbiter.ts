@@ -43,7 +43,9 @@ export interface ArbiterConfig {
   wallTime: WallTimeOf;
   leaseS: number;
   actor: string;
-  /** Gates beyond the built-in ones (a platform cooldown, the disk-full state), after them in the chain. */
+  /** Gates that come before every other one (the disk-full state: nothing can be written at all). */
+  firstGates?: readonly LaneGate[];
+  /** Gates beyond the built-in ones (a platform cooldown), after them in the chain. */
   extraGates?: readonly LaneGate[];
 }
 
@@ -100,6 +102,7 @@ export class Arbiter {
     this.leaves = new LeafCandidates(host.work, this.candidates, memo, (lane) => this.bindingsOn(lane), this.slots);
     this.due = new DueTimes(db, host.work);
     this.gates = new GateChain([
+      ...(config.firstGates ?? []),
       pauseGate(this.holds),
       noSlotsGate,
       quietHoursGate(() => this.config.quietHours, () => this.config.wallTime),
@@ -192,7 +195,7 @@ export class Arbiter {
   }
 
   /** Live settings changed (slots, retry, thresholds, cap, quiet hours, engines): takes effect at the next pull. */
-  reconfigure(change: Partial<Omit<ArbiterConfig, 'lanes' | 'extraGates'>> & { slots?: Record<string, number> }): void {
+  reconfigure(change: Partial<Omit<ArbiterConfig, 'lanes' | 'extraGates' | 'firstGates'>> & { slots?: Record<string, number> }): void {
     const { slots, ...rest } = change;
     this.config = { ...this.config, ...rest };
     for (const [lane, n] of Object.entries(slots ?? {})) {
@@ -482,6 +485,21 @@ export class Arbiter {
     const first = this.q.firstExpiry.get() as number | null;
     // A live local holder's lapsed claim stays; look again at the next pull rather than never.
     this.earliestExpiry = first !== null && first <= now ? undefined : first;
+  }
+
+  /**
+   * Claims that no unit of this process holds any more (their completion could not be written, on
+   * a full disk) are released now instead of at their lease's end; only the dispatcher that holds
+   * the lock calls this, so no other process can hold a claim.
+   */
+  releaseOrphanClaims(now: number): number {
+    let n = 0;
+    for (const c of this.claims.all()) {
+      if (this.slots.unitAt(c.lane, c.slot)?.key === c.key) continue;
+      this.releaseClaim(c.key, c.token, c.operation, c.item_id, now);
+      n++;
+    }
+    return n;
   }
 
   /** Renew a running unit's lease (the engine driver calls this while the engine reports). */
