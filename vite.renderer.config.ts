@@ -25,6 +25,12 @@ export const rendererOptions: UserConfig = {
   // Relative asset paths: the same build loads from file:// in Electron and from / over HTTP.
   base: './',
   plugins: [vue(), devServerStyles()],
+  // vue-i18n's build flags: the Composition API only, no devtools hooks in the bundle.
+  define: {
+    __VUE_I18N_FULL_INSTALL__: true,
+    __VUE_I18N_LEGACY_API__: false,
+    __INTLIFY_PROD_DEVTOOLS__: false,
+  },
   build: {
     outDir,
     emptyOutDir: true,

@@ -11,6 +11,7 @@ import { rendererOrigin } from './shells/electron/web-guards';
 import { guardAllWebContents } from './shells/electron/electron-hardening';
 import { startDesktopShell } from './shells/electron/desktop-shell';
 import { startedHidden } from './shells/electron/login-item';
+import { registerMediaScheme } from './shells/electron/electron-media';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PRELOAD = path.join(here, '../preload/index.cjs');
@@ -22,6 +23,8 @@ const DEV = import.meta.env.DEV;
 // The CLI and the app must find the same library: both use the one data-folder rule (which also
 // honours BACKLOT_DATA), rather than Electron's lower-case package name.
 app.setPath('userData', defaultDataDir());
+// The media door's scheme must be known before the app is ready (docs/window.md "Media").
+registerMediaScheme();
 
 // One host per data folder: the database has exactly one writer.
 if (!app.requestSingleInstanceLock()) {

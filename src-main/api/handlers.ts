@@ -13,8 +13,9 @@ import { Dispatcher } from '../dispatch/dispatcher';
 import { laneStatuses, setLanePaused } from '../dispatch/lane-status';
 import { retryWork } from '../work/retry';
 import { requireSettingKey } from '../settings/settings-store';
+import { createWindowHandlers, type WindowHandlerOptions } from './window-handlers';
 
-export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers {
+export function createHandlers(host: Host, dispatcher?: Dispatcher, options: WindowHandlerOptions = {}): ApiHandlers {
   // A host opened without a dispatcher (tests, a reader) still answers explain and lanes from the
   // database through an arbiter that never dispatches.
   const d = dispatcher ?? new Dispatcher(host, { dataDir: path.dirname(host.db.name), profile: 'production' });
@@ -29,7 +30,11 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     host.emit('snapshot-changed');
   };
 
+  const channelSummary = (id: string) => summary(host.library.channel(id)!);
+
   return {
+    ...createWindowHandlers(host, d, channelSummary, libraryChanged, options),
+
     'library.list': () => ({ channels: host.library.channels().map(summary) }),
 
     'library.add': async ({ source, title }) => {
@@ -115,6 +120,6 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     },
 
     'notices.list': ({ after }) => ({ notices: [...host.notices(after ?? 0)] }),
-    'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),
+    'runs.list': ({ limit, operation, channel, outcome, trigger, before }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel, outcome, trigger, before }) }),
   };
 }

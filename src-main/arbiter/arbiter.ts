@@ -345,7 +345,7 @@ export class Arbiter {
       return null;
     }
     if (this.earliestExpiry !== undefined && (this.earliestExpiry === null || claim.expires_at < this.earliestExpiry)) this.earliestExpiry = claim.expires_at;
-    this.host.work.markClaimed(c.operation, c.itemId);
+    this.host.work.markClaimed(c.operation, c.itemId, runId);
     if (continues) {
       open.pending = false;
     } else {

@@ -4,7 +4,7 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { ApiMethod, HostEvent } from '../../src-shared/api/contract';
 import type { ApiOutcome, BacklotBridge } from '../../src-shared/api/bridge';
 import type { NoticeTarget } from '../../src-shared/notices/notice';
-import { API_CHANNEL, EVENT_CHANNEL, NAVIGATE_CHANNEL } from '../shells/electron/channels';
+import { API_CHANNEL, EVENT_CHANNEL, NAVIGATE_CHANNEL, PICK_FOLDER_CHANNEL } from '../shells/electron/channels';
 
 const bridge: BacklotBridge = {
   call<M extends ApiMethod>(method: M, payload: unknown): Promise<ApiOutcome<M>> {
@@ -23,6 +23,9 @@ const bridge: BacklotBridge = {
     return () => {
       ipcRenderer.off(NAVIGATE_CHANNEL, forward);
     };
+  },
+  pickFolder() {
+    return ipcRenderer.invoke(PICK_FOLDER_CHANNEL) as Promise<string | null>;
   },
 };
 

@@ -15,6 +15,9 @@ export interface RunFilter {
   operation?: string;
   channel?: string;
   outcome?: RunOutcome;
+  trigger?: RunDto['trigger'];
+  /** Only runs older than this id (the next page). */
+  before?: number;
 }
 
 export interface JobRuns {
@@ -87,6 +90,8 @@ export class RunHistory {
     if (filter.operation !== undefined) { where.push('operation = ?'); params.push(filter.operation); }
     if (filter.channel !== undefined) { where.push('channel_id = ?'); params.push(filter.channel); }
     if (filter.outcome !== undefined) { where.push('outcome = ?'); params.push(filter.outcome); }
+    if (filter.trigger !== undefined) { where.push('trigger = ?'); params.push(filter.trigger); }
+    if (filter.before !== undefined) { where.push('id < ?'); params.push(filter.before); }
     const sql = `SELECT * FROM runs${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
     let stmt = this.listStatements.get(sql);
     if (!stmt) {

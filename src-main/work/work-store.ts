@@ -148,7 +148,8 @@ export class WorkStore {
       updateAttrs: db.prepare('UPDATE work SET published_at = ?, duration_s = ? WHERE item_id = ? AND (published_at <> ? OR duration_s <> ?)'),
       setClaimed: db.prepare('UPDATE work SET claimed = ?, ready = CASE WHEN ? = 0 AND state IN (\'missing\', \'stale\') THEN 1 ELSE 0 END WHERE operation = ? AND item_id = ?'),
       setStaleAt: db.prepare('UPDATE work SET stale_at = ? WHERE operation = ? AND item_id = ?'),
-      markClaimed: db.prepare('UPDATE work SET claimed = 1, ready = 0 WHERE operation = ? AND item_id = ?'),
+      // The claiming run is kept in the same write (migration 015): the item page lists its runs from it.
+      markClaimed: db.prepare('UPDATE work SET claimed = 1, ready = 0, last_run = ? WHERE operation = ? AND item_id = ?'),
       opConfig: db.prepare('SELECT operation, fingerprint FROM operation_config'),
       setOpConfig: db.prepare('INSERT INTO operation_config (operation, fingerprint) VALUES (?, ?) ON CONFLICT (operation) DO UPDATE SET fingerprint = excluded.fingerprint'),
       itemsOfOperationOutputs: db.prepare('SELECT DISTINCT item_id FROM work WHERE operation = ? AND output_fp IS NOT NULL'),
@@ -376,8 +377,8 @@ export class WorkStore {
   }
 
   /** Claimed work is never ready; its state stays what it was (running work counts as missing). */
-  markClaimed(operation: OperationId, itemId: string): void {
-    this.q.markClaimed.run(operation, itemId);
+  markClaimed(operation: OperationId, itemId: string, runId: number | null = null): void {
+    this.q.markClaimed.run(runId, operation, itemId);
     for (const w of this.watchers) w.lost(operation, itemId);
   }
 

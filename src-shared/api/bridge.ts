@@ -18,4 +18,9 @@ export interface BacklotBridge {
    * Absent in the headless shell, where nothing outside the page navigates it.
    */
   onNavigate?(listener: (target: NoticeTarget) => void): () => void;
+  /**
+   * The desktop shell's native folder picker (the Library's "Add a folder"): a path, or null when
+   * the user cancelled. Absent in the headless shell, where the window asks for a typed path.
+   */
+  pickFolder?(): Promise<string | null>;
 }

@@ -6,6 +6,7 @@ import { OPERATION_IDS } from '../catalog/operations';
 import { WORK_STATES } from '../states/states';
 import { RUN_OUTCOMES, RUN_TRIGGERS } from '../runs/trigger';
 import { NOTICE_KINDS, type HostNotice } from '../notices/notice';
+import { windowApi } from './window-contract';
 
 const operationId = z.enum(OPERATION_IDS);
 const stateCounts = z.object({
@@ -149,9 +150,16 @@ export const API = {
     response: z.object({ notices: z.array(hostNoticeWithId) }),
   },
   'runs.list': {
-    request: z.object({ limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional() }),
+    request: z.object({
+      limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional(),
+      outcome: z.enum(RUN_OUTCOMES).optional(), trigger: z.enum(RUN_TRIGGERS).optional(),
+      /** Only runs older than this id: the next page of the history. */
+      before: z.number().int().positive().optional(),
+    }),
     response: z.object({ runs: z.array(runDto) }),
   },
+  // The window's own reads and intents (issue 14): src-shared/api/window-contract.ts.
+  ...windowApi({ runDto, laneStatus, reason, channelSummary }),
 } as const;
 
 export type ApiMethod = keyof typeof API;

@@ -39,22 +39,10 @@ export interface ErrorLine {
 }
 export type EngineLine = ProgressLine | LogLine | ResultLine | ErrorLine;
 
-/**
- * Reason codes the runner itself produces. An engine's own `error` line brings its own code
- * (e.g. DOWNLOAD_UNAVAILABLE); these are the ones that mean "the engine misbehaved or was stopped".
- */
-export const ENGINE_REASON_CODES = [
-  'ENGINE_TIMEOUT',
-  'ENGINE_STALLED',
-  'ENGINE_CANCELLED',
-  'ENGINE_CRASHED',
-  'ENGINE_EXIT',
-  'ENGINE_PROTOCOL',
-  'ENGINE_NO_RESULT',
-  'ENGINE_OUTPUT_INVALID',
-  'ENGINE_SPAWN',
-] as const;
-export type EngineReasonCode = (typeof ENGINE_REASON_CODES)[number];
+// The runner's own reason codes live zod-free in engine-reason-codes.ts (the window reads them).
+import { ENGINE_REASON_CODES, type EngineReasonCode } from './engine-reason-codes';
+
+export { ENGINE_REASON_CODES, type EngineReasonCode };
 
 const SENTENCES: Record<EngineReasonCode, string> = {
   ENGINE_TIMEOUT: 'The engine ran past its time limit and was stopped.',

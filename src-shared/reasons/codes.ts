@@ -1,7 +1,7 @@
 // Every reason code a person can meet as a state's reason, a lane's hold or a run's outcome: one
 // list, so the window's sentence tables are typed against it (a code without a sentence in every
 // language is a compile error) and the host cannot invent a code the window has never heard of.
-import { ENGINE_REASON_CODES } from '../protocol/engine-lines';
+import { ENGINE_REASON_CODES } from '../protocol/engine-reason-codes';
 
 export const REASON_CODES = [
   // The work's own state (explain).

@@ -14,6 +14,7 @@ import { runCommand } from './run';
 import { itemsCommand } from './items';
 import { enginesCommand } from './engines';
 import { redoCommand } from './redo';
+import { previewCommand } from './preview';
 export interface Command {
   name: string;
   summary: string;
@@ -38,6 +39,7 @@ export const COMMANDS: Command[] = [
   itemsCommand,
   enginesCommand,
   redoCommand,
+  previewCommand,
 ];
 
 export function printHelp(): void {

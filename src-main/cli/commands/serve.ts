@@ -10,7 +10,7 @@ import { engineProfileFlag, testEngineOptions } from '../engine-flags';
 import { listenForStop } from '../stop-signal';
 import { openCliApp } from '../app';
 
-const USAGE = 'serve [--data DIR] [--port N] [--token T] [--engines production|test] [--no-dispatch]';
+const USAGE = 'serve [--data DIR] [--port N] [--token T] [--engines production|test] [--no-dispatch] [--demo]';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -19,7 +19,7 @@ export const serveCommand: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, {
       data: { type: 'string' }, port: { type: 'string' }, token: { type: 'string' },
-      engines: { type: 'string' }, 'no-dispatch': { type: 'boolean' }, 'test-chunk-ms': { type: 'string' },
+      engines: { type: 'string' }, 'no-dispatch': { type: 'boolean' }, 'test-chunk-ms': { type: 'string' }, demo: { type: 'boolean' },
     }, USAGE);
     const engines = engineProfileFlag(values.engines);
     const test = testEngineOptions(engines, values['test-chunk-ms'], process.env.BACKLOT_TEST_FAULTS);
@@ -38,6 +38,7 @@ export const serveCommand: Command = {
         test,
         port: portFlag(values.port),
         token: values.token,
+        demo: values.demo === true,
       }, openCliApp);
     } catch (e) {
       stop.dispose();

@@ -4,3 +4,5 @@ export const API_CHANNEL = 'backlot:api';
 export const EVENT_CHANNEL = 'backlot:event';
 /** Main asks the window to show a view (a NoticeTarget): a notification or a menu item was clicked. */
 export const NAVIGATE_CHANNEL = 'backlot:navigate';
+/** The window asks for a folder to add (a native picker); answered with a path or null. */
+export const PICK_FOLDER_CHANNEL = 'backlot:pick-folder';

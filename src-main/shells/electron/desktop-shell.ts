@@ -2,7 +2,7 @@
 // the application menu and open-at-login, wired to the host's events and settings. Every decision
 // is made by a pure module (tray-model, notification-policy, app-menu-model, window-state,
 // lifecycle, login-item, web-guards); this file only connects them to Electron and the host.
-import { app, Menu, ipcMain, session } from 'electron';
+import { app, dialog, Menu, ipcMain, session } from 'electron';
 import type { BacklotApp } from '../../dispatch/backlot-app';
 import { createHandlers } from '../../api/handlers';
 import { laneStatuses, setLanePaused } from '../../dispatch/lane-status';
@@ -10,8 +10,12 @@ import { ALL_LANES } from '../../gates/pause';
 import { hostEventFrame, isNoticeEvent } from '../../../src-shared/api/contract';
 import { noticeSettingKey, type SettingKey } from '../../../src-shared/settings/settings-schema';
 import { NOTICE_KINDS } from '../../../src-shared/notices/notice';
-import { API_CHANNEL, EVENT_CHANNEL } from './channels';
-import { createIpcApiHandler } from './ipc-api';
+import { API_CHANNEL, EVENT_CHANNEL, PICK_FOLDER_CHANNEL } from './channels';
+import { createIpcApiHandler, senderInfo } from './ipc-api';
+import { isTrustedSender } from './trusted-sender';
+import { MediaTickets } from '../../api/media-tickets';
+import { handleMediaProtocol } from './electron-media';
+import { mediaUrl } from './media-protocol';
 import type { RendererOrigin } from './trusted-sender';
 import { hardenSession } from './electron-hardening';
 import { MainWindow } from './electron-window';
@@ -143,12 +147,23 @@ export async function startDesktopShell(options: DesktopShellOptions): Promise<v
 
   hardenSession(session.defaultSession, origin, () => mainWindow.webContentsIds());
 
+  // One ticket book for the API that issues media links and the backlot-media: door that serves them.
+  const tickets = new MediaTickets(host);
+  handleMediaProtocol((ticket) => tickets.resolve(ticket));
   ipcMain.handle(API_CHANNEL, createIpcApiHandler({
-    handlers: createHandlers(host, dispatcher),
+    handlers: createHandlers(host, dispatcher, { media: { tickets, url: mediaUrl } }),
     ownWebContentsIds: () => mainWindow.webContentsIds(),
     origin,
     onInternalError: (method, error) => console.error(`backlot: internal error in ${method}:`, error),
   }));
+
+  // The Library's "Add a folder": the native picker, for our own window only; the path it answers
+  // goes through library.add like a typed one.
+  ipcMain.handle(PICK_FOLDER_CHANNEL, async (event) => {
+    if (!isTrustedSender(senderInfo(event), mainWindow.webContentsIds(), origin)) return null;
+    const picked = await dialog.showOpenDialog({ properties: ['openDirectory'], title: text.locale === 'hu' ? 'Mappa hozzáadása' : 'Add a folder' });
+    return picked.canceled ? null : picked.filePaths[0] ?? null;
+  });
 
   host.onEvent((event) => {
     mainWindow.send(EVENT_CHANNEL, hostEventFrame(event));

@@ -12,6 +12,7 @@ import { EventHub } from './events';
 import { httpStatusFor } from './http-status';
 import { isLoopbackAddress } from './loopback';
 import { serveStatic } from './static-files';
+import { MEDIA_PREFIX, serveMedia, type MediaResolver } from './media-files';
 
 export interface HeadlessServerOptions {
   handlers: ApiHandlers;
@@ -24,6 +25,8 @@ export interface HeadlessServerOptions {
   hostname?: string;
   token?: string;
   onInternalError?: DispatchOptions['onInternalError'];
+  /** Resolves /media/<ticket> to an item's media file (src-main/api/media-tickets.ts). */
+  media?: MediaResolver;
 }
 
 export interface HeadlessServer {
@@ -59,6 +62,11 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname.startsWith(MEDIA_PREFIX) && options.media) {
+      // The ticket in the path is the credential: a media element cannot send the API's header.
+      serveMedia(options.media, url.pathname, req, res);
+      return;
+    }
     if (!url.pathname.startsWith('/api/')) {
       serveStatic(options.rendererDir, url.pathname, req, res);
       return;

@@ -7,6 +7,8 @@ import type { BacklotApp, OpenApp } from '../../dispatch/backlot-app';
 import type { EngineProfile } from '../../engines/adapter';
 import type { TestEngineOptions } from '../../engines/test-engine/adapter';
 import { createHandlers } from '../../api/handlers';
+import { MediaTickets } from '../../api/media-tickets';
+import { MEDIA_PREFIX } from './media-files';
 import { startHeadlessServer, type HeadlessServer } from './server';
 
 /** electron-vite's renderer output in this checkout, wherever the command is run from. */
@@ -21,6 +23,8 @@ export interface HeadlessAppOptions {
   port?: number;
   token?: string;
   rendererDir?: string;
+  /** An empty library gets the demo library (`backlot serve --demo`). */
+  demo?: boolean;
 }
 
 export interface HeadlessApp {
@@ -35,9 +39,14 @@ export async function startHeadlessApp(options: HeadlessAppOptions, open: OpenAp
   const app = await open({ dataDir: options.dataDir, dispatch: options.dispatch ?? true, engines: options.engines, test: options.test });
   const host = app.host;
   let server: HeadlessServer;
+  // One ticket book for the API that issues media links and the door that serves them.
+  const tickets = new MediaTickets(host);
+  const handlers = createHandlers(host, app.dispatcher, { media: { tickets, url: (ticket) => `${MEDIA_PREFIX}${ticket}` } });
   try {
+    if (options.demo && host.library.channels().length === 0) await handlers['library.demo']({});
     server = await startHeadlessServer({
-      handlers: createHandlers(host, app.dispatcher),
+      handlers,
+      media: tickets,
       subscribe: (listener) => host.onEvent(listener),
       rendererDir: options.rendererDir ?? DEFAULT_RENDERER_DIR,
       port: options.port,

@@ -1,58 +1,67 @@
-// The lanes as the host reports them (slots, running units, paused, the hold that keeps each from
-// starting work) and the pause switches. Pausing is the host's decision: the window sends the
-// request and shows the lanes the host answers with, never a state it assumed.
+// The lanes as the Lanes page shows them: slots, what runs on each now with its progress, the
+// engines and their preflight, what holds the lane, the disk gate and the spend. Re-read when the
+// host says lanes, runs or progress changed; pause and resume go through the host's one pause writer.
 import { defineStore } from 'pinia';
-import { computed, inject, ref } from 'vue';
-import type { ApiErrorDto, LaneStatusDto } from '../../../src-shared/api/contract';
-import { API_CLIENT, toApiError } from '../api/client';
+import { computed, ref } from 'vue';
+import type { ApiErrorDto, ApiResponse } from '../../../src-shared/api/contract';
+import { asApiError, useClient } from './client';
 import { coalesced } from './coalesce';
 
-/** The lane key that pauses or resumes every lane at once. */
 export const ALL_LANES = '*';
+export type LanesDetail = ApiResponse<'lanes.detail'>;
+export type LaneDetail = LanesDetail['lanes'][number];
+export type LaneState = 'working' | 'idle' | 'paused' | 'held' | 'cannotStart';
 
-export const useLanesStore = defineStore('lanes', () => {
-  const client = inject(API_CLIENT);
-  if (!client) throw new Error('The API client was not provided to the app.');
+/**
+ * One word for a lane. A lane whose engines all failed their preflight cannot start: that is never
+ * "working" or "idle", whatever else is true. Paused comes before other holds (the user's own choice).
+ */
+export function laneState(l: Pick<LaneDetail, 'paused' | 'hold' | 'running' | 'engines'>): LaneState {
+  if (l.paused) return 'paused';
+  const enginesFailed = l.engines.length > 0 && l.engines.every((e) => !e.preflight.ok);
+  if (l.hold?.code === 'PREFLIGHT_FAILED' || enginesFailed) return 'cannotStart';
+  if (l.hold) return 'held';
+  return l.running > 0 ? 'working' : 'idle';
+}
 
-  const lanes = ref<LaneStatusDto[]>([]);
+export const useLanes = defineStore('lanes', () => {
+  const client = useClient();
+  const detail = ref<LanesDetail | null>(null);
   const error = ref<ApiErrorDto | null>(null);
-  const loaded = ref(false);
-  /** The lane (or "*") whose pause request is in flight. */
   const changing = ref<string | null>(null);
+  /** When the window last drew a progress report (for the event-to-screen benchmark). */
+  const drawnAt = ref(0);
 
   const refresh = coalesced(async () => {
     try {
-      lanes.value = (await client.call('lanes.list', {})).lanes;
+      detail.value = await client.call('lanes.detail', {});
+      drawnAt.value = performance.now();
       error.value = null;
     } catch (e) {
-      error.value = toApiError(e, 'The window could not read the lanes.');
-    } finally {
-      loaded.value = true;
+      error.value = asApiError(e);
     }
   });
 
-  /** "Pause everything" is on when some lane is held by it (the lane's own pause would show first). */
-  const everythingPaused = computed(() => lanes.value.some((l) => l.hold?.code === 'LANE_PAUSED' && l.hold.params.all === true));
+  const everythingPaused = computed(() => (detail.value?.lanes ?? []).length > 0 && (detail.value?.lanes ?? []).every((l) => l.hold?.code === 'LANE_PAUSED' && l.hold.params.all === true));
 
   async function setPaused(lane: string, paused: boolean): Promise<void> {
     changing.value = lane;
     try {
-      const answer = await client!.call(paused ? 'lanes.pause' : 'lanes.resume', { lane });
-      lanes.value = answer.lanes;
+      await client.call(paused ? 'lanes.pause' : 'lanes.resume', { lane });
       error.value = null;
+      await refresh();
     } catch (e) {
-      error.value = toApiError(e, `The window could not ${paused ? 'pause' : 'resume'} ${lane === ALL_LANES ? 'everything' : `the ${lane} lane`}.`);
+      error.value = asApiError(e);
     } finally {
       changing.value = null;
     }
   }
 
   function follow(): () => void {
-    return client!.onEvent((event) => {
-      // A run starting or ending changes a lane's running count as much as a pause does.
-      if (event === 'lanes-changed' || event === 'runs-changed') void refresh();
+    return client.onEvent((event) => {
+      if (event === 'lanes-changed' || event === 'runs-changed' || event === 'progress-changed') void refresh();
     });
   }
 
-  return { lanes, error, loaded, changing, everythingPaused, refresh, setPaused, follow };
+  return { detail, error, changing, everythingPaused, drawnAt, refresh, setPaused, follow };
 });

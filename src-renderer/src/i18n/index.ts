@@ -1,0 +1,93 @@
+// The window's languages (English and Hungarian) through vue-i18n, and the one way every view turns
+// a reason code into a sentence, a date or a number in the reader's language (docs/window.md "Languages").
+import { computed, type InjectionKey } from 'vue';
+import { createI18n, useI18n } from 'vue-i18n';
+import { en, type Messages } from './en';
+import { hu } from './hu';
+import { REASONS_EN } from './reasons-en';
+import { REASONS_HU } from './reasons-hu';
+import { formattersFor, type Formatters } from './format';
+import type { Sentence, SentenceContext } from './sentence-kit';
+import { isReasonCode, type ReasonCode } from '../../../src-shared/reasons/codes';
+
+export const LOCALES = ['en', 'hu'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+const LOCALE_KEY = 'backlot.locale';
+
+/** Each language's sentences, typed against the one list of reason codes. */
+const REASONS: Readonly<Record<Locale, Readonly<Record<ReasonCode, Sentence>>>> = { en: REASONS_EN, hu: REASONS_HU };
+
+function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+/** The reader's choice if they made one, else the browser's first language we speak. */
+export function initialLocale(storage: Pick<Storage, 'getItem'> | null, languages: readonly string[]): Locale {
+  const saved = storage?.getItem(LOCALE_KEY);
+  if (isLocale(saved)) return saved;
+  for (const l of languages) {
+    const base = l.toLowerCase().split('-')[0];
+    if (isLocale(base)) return base;
+  }
+  return 'en';
+}
+
+function safeStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function createWindowI18n(locale: Locale = initialLocale(safeStorage(), navigator.languages ?? [navigator.language])) {
+  const i18n = createI18n<[Messages], Locale, false>({
+    legacy: false,
+    locale,
+    fallbackLocale: 'en',
+    messages: { en, hu },
+    missingWarn: false,
+    fallbackWarn: false,
+  });
+  document.documentElement.lang = locale;
+  return i18n;
+}
+
+/** Switches the language everywhere and remembers it for the next visit. */
+export function setLocale(i18n: ReturnType<typeof createWindowI18n>, locale: Locale): void {
+  i18n.global.locale.value = locale;
+  document.documentElement.lang = locale;
+  safeStorage()?.setItem(LOCALE_KEY, locale);
+}
+
+export interface DescribedReason {
+  code: string;
+  sentence: string;
+  /** False for a code the window does not know: the code and its parameters are shown as they are. */
+  known: boolean;
+}
+
+/** A reason as a sentence in `locale`; an unknown code raw with its parameters, never hidden. */
+export function describeReason(reason: { code: string; params?: Record<string, unknown> }, locale: Locale, context: SentenceContext): DescribedReason {
+  if (isReasonCode(reason.code)) return { code: reason.code, sentence: REASONS[locale][reason.code](reason.params ?? {}, context), known: true };
+  const params = reason.params && Object.keys(reason.params).length > 0 ? ` ${JSON.stringify(reason.params)}` : '';
+  return { code: reason.code, sentence: `${reason.code}${params}`, known: false };
+}
+
+/** What a view needs to speak the reader's language: t, the formatters, names and reason sentences. */
+export function useWords() {
+  const { t, locale } = useI18n<{ message: Messages }, Locale>();
+  const current = computed<Locale>(() => (isLocale(locale.value) ? locale.value : 'en'));
+  const f = computed<Formatters>(() => formattersFor(current.value));
+  const has = (group: Record<string, string>, key: string) => Object.prototype.hasOwnProperty.call(group, key);
+  const op = (id: string) => (has(en.operations, id) ? t(`operations.${id}`) : id);
+  const lane = (id: string) => (has(en.lanes, id) ? t(`lanes.${id}`) : id);
+  const state = (id: string) => (has(en.states, id) ? t(`states.${id}`) : id);
+  const outcome = (id: string) => (has(en.outcomes, id) ? t(`outcomes.${id}`) : id);
+  const reason = (r: { code: string; params?: Record<string, unknown> }) => describeReason(r, current.value, { f: f.value, op, lane });
+  return { t, locale: current, f, op, lane, state, outcome, reason };
+}
+
+/** The app's i18n instance, for the language switch (provided by main.ts). */
+export const I18N_KEY: InjectionKey<ReturnType<typeof createWindowI18n>> = Symbol('backlot-i18n');

@@ -1,0 +1,107 @@
+// Every reason code (src-shared/reasons/codes.ts) as an English sentence. Typed against the one list
+// of codes: a code without its sentence here is a compile error.
+import type { ReasonCode } from '../../../src-shared/reasons/codes';
+import { num, text, type Sentence, type SentenceContext, type Params } from './sentence-kit';
+
+const lane = (p: Params, c: SentenceContext) => (text(p.lane) ? `the ${c.lane(text(p.lane)!)} lane` : 'its lane');
+const laneCap = (p: Params, c: SentenceContext) => (text(p.lane) ? `The ${c.lane(text(p.lane)!)} lane` : 'Its lane');
+const withCode = (p: Params) => (text(p.code) ? ` (${text(p.code)})` : '');
+const count = (value: unknown, one: string, many: string, c: SentenceContext) => {
+  const n = num(value);
+  return n === undefined ? undefined : `${c.f.count(n)} ${n === 1 ? one : many}`;
+};
+const at = (t: unknown, c: SentenceContext) => (num(t) === undefined ? undefined : c.f.when(num(t)!));
+
+export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
+  // The work's own state (explain).
+  DONE: () => 'Done: its output is present and up to date.',
+  RUNNING: (p) => (text(p.run) ? `Running now, in run #${text(p.run)}.` : 'Running now.'),
+  READY: (p, c) => `Ready: nothing holds it; it starts at the next pick on ${lane(p, c)}.`,
+  MEDIA_GONE: () => 'Its media file is gone, so this cannot run here.',
+  SOURCE_GONE: (p) => (text(p.channel) ? `Its channel "${text(p.channel)}" was removed from the library.` : 'Its channel was removed from the library.'),
+  BLOCKED_ON: (p, c) => (text(p.operation)
+    ? `Waits for ${c.op(text(p.operation)!)}: that has to finish for this item first.`
+    : 'Waits for another operation on this item to finish first.'),
+  BACKOFF_UNTIL: (p, c) => {
+    const when = at(p.t, c);
+    return when ? `It failed and waits to retry; the next try is at ${when}.` : 'It failed and waits before retrying.';
+  },
+  FAILED: (p, c) => {
+    const attempts = count(p.attempts, 'attempt', 'attempts', c);
+    return `Gave up${attempts ? ` after ${attempts}` : ''}${withCode(p)}; it waits until you retry it.`;
+  },
+  EXCLUDED: (p) => `Held back by a rule${withCode(p)}.`,
+  NOT_MATCHED: () => 'No rule in the scheduling tree takes it, so it never gets picked.',
+  WORK_NOT_FOUND: () => 'There is no such work in the library.',
+
+  // Gates and holds.
+  LANE_PAUSED: (p, c) => (p.all === true
+    ? 'Paused with everything else: nothing new starts until you resume everything.'
+    : `${laneCap(p, c)} is paused: nothing new starts on it until you resume it.`),
+  LANE_NO_SLOTS: (p, c) => `${laneCap(p, c)} has no slots, so nothing runs on it.`,
+  QUIET_HOURS: (p, c) => {
+    const until = at(p.until, c);
+    return `Quiet hours on ${lane(p, c)}${until ? ` until ${until}` : ''}.`;
+  },
+  SPEND_CAP: (p, c) => {
+    const cap = num(p.capUsd) === undefined ? '' : ` of ${c.f.usd(num(p.capUsd)!)}`;
+    return `The spend cap${cap} is reached; paid work waits.`;
+  },
+  GPU_YIELD: (p, c) => `Gives the GPU to a transcription${text(p.to) ? ` on the ${c.lane(text(p.to)!)} lane` : ''} until it finishes.`,
+  DISK_GATE: (p) => {
+    switch (text(p.mode)) {
+      case 'draining': return 'Disk space is low: media downloads finish but no new ones start.';
+      case 'shut': return 'The disk is nearly full: media downloads are stopped.';
+      default: return `Held by the disk gate${text(p.mode) ? ` (${text(p.mode)})` : ''}.`;
+    }
+  },
+  DISK_FULL: (p) => `The disk is full${text(p.path) ? ` at ${text(p.path)}` : ''}: nothing can be written until space returns.`,
+  NETWORK_COOLDOWN: (p, c) => {
+    const until = at(p.until, c);
+    return `${text(p.platform) ?? 'The platform'} refused Backlot; its downloads wait${until ? ` until ${until}` : ''}.`;
+  },
+  PREFLIGHT_FAILED: (p, c) => {
+    const message = text(p.message);
+    return `The engine on ${lane(p, c)} failed its check${withCode(p)}${message ? `: ${message}` : '.'}`;
+  },
+  NODE_FULL: (p) => (text(p.node) ? `The "${text(p.node)}" group of the tree is at its worker limit.` : 'A group of the tree is at its worker limit.'),
+  PASSIVE_BEHIND: (p) => `The passive${text(p.node) ? ` "${text(p.node)}"` : ''} group waits while more urgent work uses the lane.`,
+  LANE_BUSY: (p, c) => {
+    const ahead = count(p.ahead, 'ready item comes', 'ready items come', c);
+    return `Every slot on its lane is busy${ahead ? `; ${ahead} first` : ''}.`;
+  },
+
+  // Preflights.
+  ENGINE_NOT_INSTALLED: () => 'The engine is not installed in this build.',
+  ENGINE_DISABLED: () => 'The engine is turned off in the settings.',
+  NO_ENGINE_ENABLED: () => 'No engine for this work is turned on in the settings.',
+  NO_USABLE_GPU: () => 'No usable GPU was found.',
+  MODEL_MISSING: (p) => `The engine's model${text(p.model) ? ` "${text(p.model)}"` : ''} is not installed; add it with "backlot models add".`,
+  PREFLIGHT_ERROR: () => "The engine's check could not finish.",
+
+  // How a run or a unit ended.
+  SOME_FAILED: (p, c) => {
+    const failed = count(p.failed, 'item failed', 'items failed', c);
+    return failed ? `${failed}; the rest succeeded.` : 'Some items failed; the rest succeeded.';
+  },
+  ALL_FAILED: () => 'Every item in the run failed.',
+  HOST_STOPPED: () => 'Backlot stopped while this ran; it was not continued.',
+  ALREADY_CLAIMED: () => 'Someone else took this work first.',
+  ENGINE_TIMEOUT: () => 'The engine took too long and was stopped.',
+  ENGINE_STALLED: () => 'The engine stopped reporting progress and was stopped.',
+  ENGINE_CANCELLED: () => 'The engine was cancelled.',
+  ENGINE_CRASHED: () => 'The engine crashed.',
+  ENGINE_EXIT: () => 'The engine exited with an error.',
+  ENGINE_PROTOCOL: () => 'The engine broke the protocol.',
+  ENGINE_NO_RESULT: () => 'The engine ended without a result.',
+  ENGINE_OUTPUT_INVALID: () => 'The engine produced output that could not be used.',
+  ENGINE_SPAWN: () => 'The engine could not be started.',
+  ENGINE_INTERNAL: () => 'The engine failed unexpectedly.',
+  ENGINE_BAD_JOB: () => 'The engine could not read its job.',
+  ENGINE_UNAVAILABLE: (p) => `No engine that handles this can run here${withCode(p)}.`,
+  NO_ENGINE_ACCEPTS: () => 'None of the engines turned on handles this kind of source.',
+  IO_ERROR: (p) => `Reading or writing a file failed${text(p.errno) ? ` (${text(p.errno)})` : ''}.`,
+  OUTPUT_MISSING: () => "The engine's output was missing.",
+  OUTPUT_COMMIT_FAILED: () => "The engine's output could not be saved.",
+  OUTPUT_COMMIT_INVALID: () => "The engine's output was not valid and was not saved.",
+};

@@ -1,0 +1,104 @@
+// Every reason code (src-shared/reasons/codes.ts) as a Hungarian sentence. Typed against the one list
+// of codes: a code without its sentence here is a compile error.
+import type { ReasonCode } from '../../../src-shared/reasons/codes';
+import { num, text, type Sentence, type SentenceContext, type Params } from './sentence-kit';
+
+const lane = (p: Params, c: SentenceContext) => (text(p.lane) ? `a(z) ${c.lane(text(p.lane)!)} sávon` : 'a sávján');
+const laneName = (p: Params, c: SentenceContext) => (text(p.lane) ? `A(z) ${c.lane(text(p.lane)!)} sáv` : 'A sávja');
+const withCode = (p: Params) => (text(p.code) ? ` (${text(p.code)})` : '');
+// Hungarian keeps the noun singular after a number: "3 kísérlet".
+const count = (value: unknown, noun: string, c: SentenceContext) => {
+  const n = num(value);
+  return n === undefined ? undefined : `${c.f.count(n)} ${noun}`;
+};
+const at = (t: unknown, c: SentenceContext) => (num(t) === undefined ? undefined : c.f.when(num(t)!));
+
+export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
+  DONE: () => 'Kész: a kimenete megvan és naprakész.',
+  RUNNING: (p) => (text(p.run) ? `Most fut, a(z) #${text(p.run)} futásban.` : 'Most fut.'),
+  READY: (p, c) => `Indulásra kész: semmi sem tartja vissza; ${lane(p, c)} a következő választáskor indul.`,
+  MEDIA_GONE: () => 'A médiafájlja eltűnt, ezért ez itt nem futhat.',
+  SOURCE_GONE: (p) => (text(p.channel) ? `A(z) „${text(p.channel)}” csatornát eltávolították a könyvtárból.` : 'A csatornáját eltávolították a könyvtárból.'),
+  BLOCKED_ON: (p, c) => (text(p.operation)
+    ? `Vár erre: ${c.op(text(p.operation)!)}; ennek kell előbb elkészülnie ennél az elemnél.`
+    : 'Egy másik művelet befejezésére vár ennél az elemnél.'),
+  BACKOFF_UNTIL: (p, c) => {
+    const when = at(p.t, c);
+    return when ? `Nem sikerült, és újrapróbálásra vár; a következő kísérlet ideje: ${when}.` : 'Nem sikerült, és vár az újrapróbálás előtt.';
+  },
+  FAILED: (p, c) => {
+    const attempts = count(p.attempts, 'kísérlet', c);
+    return `Feladva${attempts ? ` ${attempts} után` : ''}${withCode(p)}; addig vár, amíg újra nem indítod.`;
+  },
+  EXCLUDED: (p) => `Egy szabály visszatartja${withCode(p)}.`,
+  NOT_MATCHED: () => 'Az ütemezési fa egyik szabálya sem veszi fel, ezért sosem kerül sorra.',
+  WORK_NOT_FOUND: () => 'Nincs ilyen munka a könyvtárban.',
+
+  LANE_PAUSED: (p, c) => (p.all === true
+    ? 'Minden mással együtt szüneteltetve: semmi új nem indul, amíg mindent nem folytatsz.'
+    : `${laneName(p, c)} szüneteltetve: semmi új nem indul rajta, amíg nem folytatod.`),
+  LANE_NO_SLOTS: (p, c) => `${laneName(p, c)} helyeinek száma nulla, ezért semmi sem fut rajta.`,
+  QUIET_HOURS: (p, c) => {
+    const until = at(p.until, c);
+    return `Csendes órák ${lane(p, c)}${until ? ` eddig: ${until}` : ''}.`;
+  },
+  SPEND_CAP: (p, c) => {
+    const cap = num(p.capUsd) === undefined ? '' : ` (${c.f.usd(num(p.capUsd)!)})`;
+    return `Elérte a költségkeretet${cap}; a fizetős munka vár.`;
+  },
+  GPU_YIELD: (p, c) => `Átadja a GPU-t egy átírásnak${text(p.to) ? ` a(z) ${c.lane(text(p.to)!)} sávon` : ''}, amíg az el nem készül.`,
+  DISK_GATE: (p) => {
+    switch (text(p.mode)) {
+      case 'draining': return 'Kevés a szabad hely: a futó letöltések befejeződnek, de új nem indul.';
+      case 'shut': return 'A lemez majdnem megtelt: a médialetöltések leálltak.';
+      default: return `A lemezkapu visszatartja${text(p.mode) ? ` (${text(p.mode)})` : ''}.`;
+    }
+  },
+  DISK_FULL: (p) => `A lemez megtelt${text(p.path) ? ` itt: ${text(p.path)}` : ''}: semmit sem lehet írni, amíg nem lesz hely.`,
+  NETWORK_COOLDOWN: (p, c) => {
+    const until = at(p.until, c);
+    return `${text(p.platform) ?? 'A platform'} visszautasította a Backlotot; a letöltései várnak${until ? ` eddig: ${until}` : ''}.`;
+  },
+  PREFLIGHT_FAILED: (p, c) => {
+    const message = text(p.message);
+    return `A motor ${lane(p, c)} nem ment át az ellenőrzésen${withCode(p)}${message ? `: ${message}` : '.'}`;
+  },
+  NODE_FULL: (p) => (text(p.node) ? `A fa „${text(p.node)}” csoportja elérte a munkáskorlátját.` : 'A fa egyik csoportja elérte a munkáskorlátját.'),
+  PASSIVE_BEHIND: (p) => `A passzív${text(p.node) ? ` „${text(p.node)}”` : ''} csoport vár, amíg sürgősebb munka használja a sávot.`,
+  LANE_BUSY: (p, c) => {
+    const ahead = count(p.ahead, 'indulásra kész elem', c);
+    return `A sáv minden helye foglalt${ahead ? `; előbb ${ahead} következik` : ''}.`;
+  },
+
+  ENGINE_NOT_INSTALLED: () => 'A motor nincs telepítve ebben a változatban.',
+  ENGINE_DISABLED: () => 'A motor ki van kapcsolva a beállításokban.',
+  NO_ENGINE_ENABLED: () => 'Ehhez a munkához egyetlen motor sincs bekapcsolva a beállításokban.',
+  NO_USABLE_GPU: () => 'Nem található használható GPU.',
+  MODEL_MISSING: (p) => `A motor modellje${text(p.model) ? ` („${text(p.model)}”)` : ''} nincs telepítve; add hozzá a „backlot models add” paranccsal.`,
+  PREFLIGHT_ERROR: () => 'A motor ellenőrzése nem tudott befejeződni.',
+
+  SOME_FAILED: (p, c) => {
+    const failed = count(p.failed, 'elem', c);
+    return failed ? `${failed} nem sikerült; a többi igen.` : 'Néhány elem nem sikerült; a többi igen.';
+  },
+  ALL_FAILED: () => 'A futás minden eleme sikertelen volt.',
+  HOST_STOPPED: () => 'A Backlot leállt, miközben ez futott; nem folytatódott.',
+  ALREADY_CLAIMED: () => 'Valaki más vette fel előbb ezt a munkát.',
+  ENGINE_TIMEOUT: () => 'A motor túl sokáig futott, ezért leállították.',
+  ENGINE_STALLED: () => 'A motor abbahagyta a haladás jelentését, ezért leállították.',
+  ENGINE_CANCELLED: () => 'A motort megszakították.',
+  ENGINE_CRASHED: () => 'A motor összeomlott.',
+  ENGINE_EXIT: () => 'A motor hibával lépett ki.',
+  ENGINE_PROTOCOL: () => 'A motor megszegte a protokollt.',
+  ENGINE_NO_RESULT: () => 'A motor eredmény nélkül ért véget.',
+  ENGINE_OUTPUT_INVALID: () => 'A motor használhatatlan kimenetet adott.',
+  ENGINE_SPAWN: () => 'A motort nem sikerült elindítani.',
+  ENGINE_INTERNAL: () => 'A motor váratlanul hibát jelzett.',
+  ENGINE_BAD_JOB: () => 'A motor nem tudta beolvasni a feladatát.',
+  ENGINE_UNAVAILABLE: (p) => `Egyetlen motor sem futhat itt, amely ezt kezeli${withCode(p)}.`,
+  NO_ENGINE_ACCEPTS: () => 'A bekapcsolt motorok egyike sem kezeli ezt a fajta forrást.',
+  IO_ERROR: (p) => `Egy fájl olvasása vagy írása nem sikerült${text(p.errno) ? ` (${text(p.errno)})` : ''}.`,
+  OUTPUT_MISSING: () => 'A motor kimenete hiányzott.',
+  OUTPUT_COMMIT_FAILED: () => 'A motor kimenetét nem sikerült menteni.',
+  OUTPUT_COMMIT_INVALID: () => 'A motor kimenete érvénytelen volt, ezért nem lett mentve.',
+};
