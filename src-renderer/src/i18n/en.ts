@@ -132,7 +132,7 @@ export const en = {
     laneTitle: '{lane} lane',
     slots: '{busy} of {slots} slots busy',
     noSlots: 'no slots',
-    laneStates: { working: 'Working', idle: 'Idle', paused: 'Paused', held: 'Held', cannotStart: 'Cannot start' },
+    laneStates: { working: 'Working', idle: 'Idle', paused: 'Paused', held: 'Held', cannotStart: 'Cannot start', noEngines: 'No engine' },
     engines: 'Engines',
     engineOk: '{engine} ({operation}): ready',
     engineFailed: '{engine} ({operation}): {reason}',

@@ -133,7 +133,7 @@ export const hu: Messages = {
     laneTitle: '{lane} sáv',
     slots: '{slots} helyből {busy} foglalt',
     noSlots: 'nincs hely',
-    laneStates: { working: 'Dolgozik', idle: 'Tétlen', paused: 'Szünetel', held: 'Visszatartva', cannotStart: 'Nem tud indulni' },
+    laneStates: { working: 'Dolgozik', idle: 'Tétlen', paused: 'Szünetel', held: 'Visszatartva', cannotStart: 'Nem tud indulni', noEngines: 'Nincs motor' },
     engines: 'Motorok',
     engineOk: '{engine} ({operation}): kész',
     engineFailed: '{engine} ({operation}): {reason}',

@@ -10,7 +10,7 @@ import { coalesced } from './coalesce';
 export const ALL_LANES = '*';
 export type LanesDetail = ApiResponse<'lanes.detail'>;
 export type LaneDetail = LanesDetail['lanes'][number];
-export type LaneState = 'working' | 'idle' | 'paused' | 'held' | 'cannotStart';
+export type LaneState = 'working' | 'idle' | 'paused' | 'held' | 'cannotStart' | 'noEngines';
 
 /**
  * One word for a lane. A lane whose engines all failed their preflight cannot start: that is never
@@ -21,7 +21,8 @@ export function laneState(l: Pick<LaneDetail, 'paused' | 'hold' | 'running' | 'e
   const enginesFailed = l.engines.length > 0 && l.engines.every((e) => !e.preflight.ok);
   if (l.hold?.code === 'PREFLIGHT_FAILED' || enginesFailed) return 'cannotStart';
   if (l.hold) return 'held';
-  return l.running > 0 ? 'working' : 'idle';
+  if (l.running > 0) return 'working';
+  return l.engines.length === 0 ? 'noEngines' : 'idle';
 }
 
 export const useLanes = defineStore('lanes', () => {
