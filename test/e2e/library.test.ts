@@ -165,7 +165,7 @@ describe('the library of a folder added from the window', () => {
     expect(await page.title()).toBe('Item · Backlot');
 
     const media = page.getByTestId('media');
-    await page.waitForFunction(() => (document.querySelector('[data-testid="media"]') as HTMLMediaElement | null)?.readyState! >= 1);
+    await page.waitForFunction(() => ((document.querySelector('[data-testid="media"]') as HTMLMediaElement | null)?.readyState ?? 0) >= 1);
     expect(await media.evaluate((el: HTMLMediaElement) => Number.isFinite(el.duration) && el.duration > 1)).toBe(true);
 
     await page.getByTestId('play').click();
