@@ -5,8 +5,9 @@ import { runSnapshotBench } from '../../bench/snapshot-bench';
 import { measureSnapshot } from '../../bench/snapshot-measure';
 import type { Command } from './index';
 import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
+import { runWindowBench } from './bench-window';
 
-const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline';
+const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline | bench window [--items N] [--json]';
 const FLAGS = {
   items: { type: 'string' },
   channels: { type: 'string' },
@@ -27,7 +28,7 @@ function seedOf(value: string | undefined): number {
 export const benchCommand: Command = {
   name: 'bench',
   summary: 'Benchmarks: snapshot, pick throughput, new-upload wait, pipeline makespan',
-  usage: 'bench snapshot|sim|uploads|pipeline [--items N --channels M --seed S --json]',
+  usage: 'bench snapshot|sim|uploads|pipeline|window [--items N --channels M --seed S --json]',
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [which, ...extra] = positionals;
@@ -59,13 +60,30 @@ export const benchCommand: Command = {
         : `${r.tree} tree, ${r.backlogItems}-item backlog: a new upload's transcription waited at most ${r.waitMaxS} s (median ${r.waitP50S} s); one backlog unit is at most ${r.longestBacklogUnitS} s\n`);
       return 0;
     }
+    if (which === 'window') {
+      const r = await runWindowBench({ items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)), frames: 1200, samples: 200 });
+      if (values.json) {
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+        return 0;
+      }
+      const kb = (b: number) => `${Math.round(b / 1024)} KiB`;
+      process.stdout.write([
+        `${r.items} items; ${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memoryGb} GB; Chromium ${r.machine.chromium}`,
+        ...Object.entries(r.reads).map(([k, v]) => `read ${k.padEnd(34)} p50 ${v.p50Ms} ms, p95 ${v.p95Ms} ms`),
+        `first load to the first row: p50 ${r.firstLoad.p50Ms} ms (${r.firstLoad.loads.join(', ')})`,
+        `renderer: ${kb(r.renderer.totalBytes)} (${kb(r.renderer.totalGzipBytes)} gzip); first load ${kb(r.renderer.firstLoadBytes)} (${kb(r.renderer.firstLoadGzipBytes)} gzip)`,
+        `scroll: ${r.scroll.frames} frames over ${r.scroll.rowsScrolled} rows: p50 ${r.scroll.p50Ms} ms, p95 ${r.scroll.p95Ms} ms, max ${r.scroll.maxMs} ms; JS heap ${r.scroll.jsHeapMb} MB, ${r.scroll.domNodes} DOM nodes`,
+        `host progress event to the screen: p50 ${r.eventToScreen.p50Ms} ms, p95 ${r.eventToScreen.p95Ms} ms, max ${r.eventToScreen.maxMs} ms over ${r.eventToScreen.samples}`,
+      ].join('\n') + '\n');
+      return 0;
+    }
     if (which === 'pipeline') {
       const r = benchPipeline({ items: values.items === undefined ? undefined : Math.floor(numberFlag(values.items, 'items', 400)), seed: values.seed === undefined ? undefined : seedOf(values.seed) });
       process.stdout.write(values.json ? `${JSON.stringify(r)}\n`
         : `${r.items} items download → transcribe: makespan ${r.makespanS} s, lower bound ${r.lowerBoundS} s, ratio ${r.ratio}\n`);
       return 0;
     }
-    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads and pipeline. Usage: ${USAGE}`);
+    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads, pipeline and window. Usage: ${USAGE}`);
     const items = Math.floor(numberFlag(values.items, 'items', 78_000));
     const channels = Math.floor(numberFlag(values.channels, 'channels', 68));
     const r = runSnapshotBench({ items, channels, seed: seedOf(values.seed) });
