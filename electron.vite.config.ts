@@ -22,7 +22,8 @@ export default defineConfig({
       outDir: here('./out/main'),
       // The native SQLite binding is loaded from node_modules at run time, never bundled.
       externalizeDeps: { include: ['better-sqlite3'] },
-      rollupOptions: { input: { index: here('./src-main/index.ts'), ...enginePrograms }, external: ['better-sqlite3'] },
+      // The what-if preview simulates in a worker thread of its own (docs/window.md "Rules and the preview").
+      rollupOptions: { input: { index: here('./src-main/index.ts'), 'sim/preview-worker': here('./src-main/sim/preview-worker.ts'), ...enginePrograms }, external: ['better-sqlite3'] },
     },
   },
   preload: {

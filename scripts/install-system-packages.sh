@@ -3,7 +3,7 @@
 # Chromium (the window's end-to-end test, driven by playwright-core), and the compilers that
 # better-sqlite3 needs when no prebuilt binary can be downloaded.
 set -euo pipefail
-packages=(ffmpeg chromium python3 make g++)
+packages=(ffmpeg chromium espeak-ng python3 make g++)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -eq 0 ]; then

@@ -4,9 +4,11 @@
 // list, and an item's page: its player (play, pause with the space bar, speed) and each operation's
 // state in a sentence. axe-core finds nothing serious on any of these views.
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, launchChromium, mediaFolder, newPage, screenshot, seriousViolations, startServe, tempDir, type Serve } from './support';
+import { api, launchChromium, mediaFolder, newPage, screenshot, seriousViolations, startServe, tempDir, type Serve, E2E_TEST_TIMEOUT_MS } from './support';
+
+vi.setConfig({ testTimeout: E2E_TEST_TIMEOUT_MS, hookTimeout: E2E_TEST_TIMEOUT_MS });
 
 let browser: Browser;
 beforeAll(async () => { browser = await launchChromium(); }, 180_000);

@@ -14,6 +14,10 @@ import { DEFAULT_RENDERER_DIR } from '../../src-main/shells/headless/start';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CHROMIUM = process.env.BACKLOT_CHROMIUM ?? '/usr/bin/chromium';
 export const BACKLOT = path.join(root, 'bin/backlot.mjs');
+/** How long one browser step may take before the test fails (a guard on a loaded machine). */
+export const E2E_STEP_TIMEOUT_MS = 90_000;
+/** A browser test's own limit: several guarded steps. */
+export const E2E_TEST_TIMEOUT_MS = 300_000;
 
 /**
  * The flags this machine's Chromium needs. playwright's launch() gives every browser a fresh
@@ -147,6 +151,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 
 export async function newPage(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 }, colorScheme: options.colorScheme ?? 'light', locale: options.locale ?? 'en-US' });
+  // A guard, not a measure: on a busy two-core machine beside the rest of the suite a step can
+  // take long, and every wait here ends on an event or a DOM state, never on this.
+  context.setDefaultTimeout(E2E_STEP_TIMEOUT_MS);
   const page = await context.newPage();
   return { context, page, errors: watchErrors(page) };
 }

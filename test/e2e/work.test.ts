@@ -4,9 +4,11 @@
 // failure after its last retry arrives as a notice that links to its run, whose log can be read
 // and filtered. axe-core finds nothing serious on these views.
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, cli, launchChromium, mediaFolder, newPage, screenshot, seriousViolations, startServe, tempDir, type Serve } from './support';
+import { api, cli, launchChromium, mediaFolder, newPage, screenshot, seriousViolations, startServe, tempDir, type Serve, E2E_TEST_TIMEOUT_MS } from './support';
+
+vi.setConfig({ testTimeout: E2E_TEST_TIMEOUT_MS, hookTimeout: E2E_TEST_TIMEOUT_MS });
 
 let browser: Browser;
 beforeAll(async () => { browser = await launchChromium(); }, 180_000);
@@ -134,10 +136,14 @@ describe('lanes, progress, runs and notices on the test engines', () => {
     await detail.getByTestId('log-text').fill('ENGINE_CRASHED');
     await detail.getByTestId('log-count').filter({ hasText: /^1 line$/ }).waitFor();
 
-    // The history: filters by outcome; each job's last runs as dots, a failure among them.
-    await page.getByTestId('runs-outcome').selectOption('failed');
+    // The history filtered by that run's outcome (a stretch with successes too ends "succeeded",
+    // with the failure as its reason) shows it, and only runs of that outcome.
+    await detail.getByTestId('run-outcome').filter({ hasNotText: 'Running' }).waitFor();
+    const { run } = await api<{ run: { outcome: string } }>(serve, 'runs.get', { run: runId });
+    await page.getByTestId('runs-outcome').selectOption(run.outcome);
     await page.locator(`.runs-table tr[data-run="${runId}"]`).waitFor();
-    await page.waitForFunction(() => [...document.querySelectorAll('.runs-table tbody tr .badge')].every((b) => b.textContent === 'Failed'));
+    const word = run.outcome === 'failed' ? 'Failed' : 'Succeeded';
+    await page.waitForFunction((w) => [...document.querySelectorAll('.runs-table tbody tr .badge')].every((b) => b.textContent === w), word);
     expect(await page.locator('.job[data-job="transcribe:cpu"] .run-dots').getAttribute('aria-label')).toMatch(/^Last three runs: #\d+ /);
 
     expect(await seriousViolations(page)).toEqual([]);

@@ -178,6 +178,8 @@ export async function runWindowBench(options: { items: number; channels: number;
       const frames = await page.evaluate(`(${PAGE.scroll})(${options.frames})`) as { deltas: number[]; rows: number };
       const cdp = await context.newCDPSession(page);
       await cdp.send('Performance.enable');
+      // What the page holds, not what it has yet to collect: a garbage collection first.
+      await cdp.send('HeapProfiler.collectGarbage');
       const metrics = (await cdp.send('Performance.getMetrics')).metrics as { name: string; value: number }[];
       const metric = (n: string) => metrics.find((m) => m.name === n)?.value ?? 0;
       const sorted = [...frames.deltas].sort((a, b) => a - b);
