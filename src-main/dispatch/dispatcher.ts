@@ -25,6 +25,7 @@ import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import { LANE_KEYS, type SettingKey, type SettingsValues } from '../../src-shared/settings/settings-schema';
 import { resourcesDir } from '../engines/resources';
 import { UnitProgress, type ProgressReport } from './unit-progress';
+import { attachAcquisition, detachAcquisition, type Acquisition } from '../gates/acquisition';
 
 export interface DispatcherOptions {
   dataDir: string;
@@ -55,6 +56,8 @@ export class Dispatcher {
   private readonly lock: DispatcherLock;
   private executor!: EngineExecutor;
   private readonly disk: SystemDiskProbe;
+  /** Cooldowns, pacing, caps, the ENOSPC shortfall and the folder watcher (docs/acquisition.md). */
+  readonly acquisition: Acquisition;
   private wakeQueued = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly intervals: NodeJS.Timeout[] = [];
@@ -67,6 +70,7 @@ export class Dispatcher {
     this.settings = new SettingsStore(host.db);
     this.lock = new DispatcherLock(host.db, `dispatcher-${randomUUID()}`);
     this.disk = new SystemDiskProbe(options.dataDir);
+    this.acquisition = attachAcquisition(host, options.dataDir, () => this.settings.values(), this.disk, () => this.wake());
   }
 
   isDispatching(): boolean {
@@ -130,6 +134,7 @@ export class Dispatcher {
     for (const i of this.intervals) i.unref();
     this.prune();
     this.startedAt = this.host.now();
+    this.acquisition.startWatching();
     this.wake();
     return swept;
   }
@@ -150,13 +155,17 @@ export class Dispatcher {
       lanes,
       bindings,
       retry: { maxAttempts: s['retry.maxAttempts'], baseS: s['retry.baseS'], maxS: s['retry.maxS'], jitter: s['retry.jitter'] },
-      disk: { probe: this.disk, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] }, bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND },
+      disk: {
+        probe: this.acquisition.diskProbe, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] },
+        bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND, expectedBytes: (itemId, estimate) => this.acquisition.expectedBytes(itemId, estimate),
+      },
       spendCapUsd: s['spend.capUsd'],
       spendWindowStart: (now) => spendWindowStart(now, s['spend.window']),
       quietHours: s.quietHours,
       wallTime: localWallTime,
       leaseS: s['claims.leaseS'],
       actor: 'arbiter',
+      extraGates: this.acquisition.gates(),
     };
   }
 
@@ -281,6 +290,7 @@ export class Dispatcher {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    await detachAcquisition(this.acquisition);
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     for (const i of this.intervals) clearInterval(i);

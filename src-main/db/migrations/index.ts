@@ -8,6 +8,7 @@ import { sql as workByItem } from './006-work-by-item';
 import { sql as fewerReadyIndexes } from './007-fewer-ready-indexes';
 import { sql as leanWorkIndexes } from './008-lean-work-indexes';
 import { sql as engineFingerprints } from './009-engine-fingerprints';
+import { sql as acquisition } from './011-acquisition';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'fewer-ready-indexes', sql: fewerReadyIndexes },
   { version: 8, name: 'lean-work-indexes', sql: leanWorkIndexes },
   { version: 9, name: 'engine-fingerprints', sql: engineFingerprints },
+  // 011 is this migration's number in the shared plan; versions stay contiguous until the lead renumbers at merge.
+  { version: 10, name: 'acquisition', sql: acquisition },
 ];
