@@ -14,6 +14,8 @@ export interface Command {
   name: string;
   summary: string;
   usage: string;
+  /** The full usage `backlot COMMAND --help` prints; the one-line usage when absent. */
+  help?: string;
   run(args: string[]): Promise<number>;
 }
 
@@ -31,6 +33,11 @@ export const COMMANDS: Command[] = [
   retryCommand,
   serveCommand,
 ];
+
+/** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */
+export function printCommandHelp(command: Command): void {
+  process.stdout.write(`${command.summary}.\n\nUsage: ${command.help ?? `backlot ${command.usage}`}\n`);
+}
 
 export function printHelp(): void {
   const lines = [
