@@ -173,10 +173,11 @@ function receive(res: http.IncomingMessage, req: DownloadRequest, start: number,
     let received = start;
     let failed = false;
     let ended = false;
-    const idle = setInterval(() => {
-      if (Date.now() - lastByte > req.idleTimeoutMs) fail(new EngineJobError('DOWNLOAD_STALLED', `The server sent nothing for ${Math.round(req.idleTimeoutMs / 1000)} s; the next attempt resumes.`, { bytes: received, idleTimeoutMs: req.idleTimeoutMs }));
-    }, Math.min(1000, req.idleTimeoutMs));
     let lastByte = Date.now();
+    const stalled = () => new EngineJobError('DOWNLOAD_STALLED', `The server sent nothing for ${Math.round(req.idleTimeoutMs / 1000)} s; the next attempt resumes.`, { bytes: received, idleTimeoutMs: req.idleTimeoutMs });
+    const idle = setInterval(() => {
+      if (Date.now() - lastByte > req.idleTimeoutMs) fail(stalled());
+    }, Math.min(1000, req.idleTimeoutMs));
     const fail = (e: unknown) => {
       if (failed) return;
       failed = true;
@@ -190,6 +191,8 @@ function receive(res: http.IncomingMessage, req: DownloadRequest, start: number,
         void fsp.rm(req.partialPath, { force: true }).then(() => fsp.rm(`${req.partialPath}.json`, { force: true })).finally(() => reject(new EngineJobError('DISK_FULL', 'The disk filled up during the download; the partial file was removed.', { writtenBytes: written })));
         return;
       }
+      // The socket's own idle timer may fire first: a silence that long is a stall, whoever noticed it.
+      if (!(e instanceof EngineJobError) && Date.now() - lastByte >= req.idleTimeoutMs - 100) e = stalled();
       if (e instanceof EngineJobError) return out.close(() => reject(e));
       out.close(() => reject(req.signal.aborted ? new EngineJobError('ENGINE_CANCELLED', 'The download was cancelled.', {})
         : new EngineJobError('DOWNLOAD_INTERRUPTED', `The connection broke after ${received} bytes; the next attempt resumes.`, { bytes: received, reason: err?.code ?? 'aborted' })));
