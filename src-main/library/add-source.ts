@@ -42,7 +42,7 @@ export interface AddSourceResult {
 
 const isHttpUrl = (s: string) => /^https?:\/\//i.test(s.trim());
 
-async function recognise(source: string, opts: AddSourceOptions): Promise<{ recognised: RecognisedSource; probe?: SourceProbe }> {
+async function recognise(source: string, opts: AddSourceOptions, known: (normalised: string) => void): Promise<{ recognised: RecognisedSource; probe?: SourceProbe }> {
   let raw = source.trim();
   // A platform address typed without its scheme ("youtube.com/@name") is still meant as a URL.
   if (!isHttpUrl(raw) && !/^[a-z][a-z0-9+.-]+:/i.test(raw) && platformOf(raw.split('/')[0])) raw = `https://${raw}`;
@@ -52,6 +52,8 @@ async function recognise(source: string, opts: AddSourceOptions): Promise<{ reco
   }
   const url = checkFetchUrl(raw);
   const platform = platformOf(url.hostname);
+  // A URL already in the library is refused before anything is fetched.
+  known(normaliseUrl(new URL(url.href)));
   const probe = await probeUrl(url.href, { kind: opts.kind, lister: opts.lister, knownPlatform: platform !== undefined, maxBytes: opts.maxBytes });
   const normal = normaliseUrl(new URL(url.href));
   const fallbackTitle = url.hostname.replace(/^(www|feeds?|rss)\./, '');
@@ -64,7 +66,12 @@ async function recognise(source: string, opts: AddSourceOptions): Promise<{ reco
 }
 
 export async function addSource(host: Host, source: string, opts: AddSourceOptions = {}): Promise<AddSourceResult> {
-  const { recognised, probe } = await recognise(source, opts);
+  const { recognised, probe } = await recognise(source, opts, (normalised) => {
+    const existing = host.library.channelBySource(normalised);
+    if (existing && existing.removed_at === null) {
+      throw new BacklotError('CHANNEL_EXISTS', `${redactUrl(normalised)} is already in the library as channel "${existing.id}".`, { channel: existing.id, source: redactUrl(normalised) });
+    }
+  });
   const title = opts.title?.trim() || recognised.title;
   const { channel, restored } = host.transaction(() => {
     const existing = host.library.channelBySource(recognised.source);

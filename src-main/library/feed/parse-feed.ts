@@ -38,13 +38,18 @@ export function decodeFeed(bytes: Buffer, contentType: string | undefined): stri
   for (const label of [declared, 'utf-8']) {
     if (!label) continue;
     try {
-      return new TextDecoder(label.toLowerCase()).decode(bytes);
+      const text = new TextDecoder(label.toLowerCase()).decode(bytes);
+      return LATIN_LABELS.has(label.toLowerCase()) ? text.replace(/[\u0080-\u009f]/g, (c) => CP1252[c.charCodeAt(0) - 0x80] || c) : text;
     } catch {
       // An unknown label: try the next one.
     }
   }
   return bytes.toString('utf8');
 }
+
+/** WHATWG decodes these labels as windows-1252; some Node builds decode bytes 0x80-0x9f as C1 controls instead. */
+const LATIN_LABELS = new Set(['windows-1252', 'cp1252', 'x-cp1252', 'iso-8859-1', 'iso8859-1', 'latin1', 'l1', 'us-ascii', 'ascii']);
+const CP1252 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
 
 type Node = Record<string, unknown>;
 
