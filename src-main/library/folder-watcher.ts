@@ -14,7 +14,7 @@ export interface FolderWatcherOptions {
 }
 
 export class FolderWatcher {
-  private readonly watchers = new Map<string, { source: string; settings: string; watcher: FSWatcher }>();
+  private readonly watchers = new Map<string, { source: string; settings: string; watcher: FSWatcher; ready: Promise<void> }>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private closed = false;
 
@@ -29,6 +29,11 @@ export class FolderWatcher {
       if (!c || c.source !== w.source || c.settings_json !== w.settings) this.unwatch(id);
     }
     for (const [id, c] of wanted) if (!this.watchers.has(id)) this.watchChannel(c);
+  }
+
+  /** Resolves once the channel's watcher has read its tree and reports changes (tests, diagnostics). */
+  ready(channelId: string): Promise<void> | undefined {
+    return this.watchers.get(channelId)?.ready;
   }
 
   watched(): string[] {
@@ -47,7 +52,8 @@ export class FolderWatcher {
     const poke = () => this.schedule(c.id);
     watcher.on('add', poke).on('change', poke).on('unlink', poke).on('addDir', poke).on('unlinkDir', poke);
     watcher.on('error', (e) => this.options.onError?.(c.id, e));
-    this.watchers.set(c.id, { source: c.source, settings: c.settings_json, watcher });
+    const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    this.watchers.set(c.id, { source: c.source, settings: c.settings_json, watcher, ready });
   }
 
   private schedule(channelId: string): void {
