@@ -5,8 +5,9 @@ import { runSnapshotBench } from '../../bench/snapshot-bench';
 import { measureSnapshot } from '../../bench/snapshot-measure';
 import type { Command } from './index';
 import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
+import { benchDownload, benchFeedSync, benchOverhead } from '../../bench/acquisition-bench';
 
-const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline';
+const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline | bench engine-overhead [--items N] | bench download [--mb N] | bench feed-sync [--items N]';
 const FLAGS = {
   items: { type: 'string' },
   channels: { type: 'string' },
@@ -15,6 +16,7 @@ const FLAGS = {
   tree: { type: 'string' },
   json: { type: 'boolean' },
   statements: { type: 'boolean' },
+  mb: { type: 'string' },
 } as const;
 
 function seedOf(value: string | undefined): number {
@@ -27,7 +29,8 @@ function seedOf(value: string | undefined): number {
 export const benchCommand: Command = {
   name: 'bench',
   summary: 'Benchmarks: snapshot, pick throughput, new-upload wait, pipeline makespan',
-  usage: 'bench snapshot|sim|uploads|pipeline [--items N --channels M --seed S --json]',
+  usage: 'bench snapshot|sim|uploads|pipeline|engine-overhead|download|feed-sync [--items N --channels M --seed S --json]',
+  help: USAGE,
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [which, ...extra] = positionals;
@@ -65,7 +68,22 @@ export const benchCommand: Command = {
         : `${r.items} items download → transcribe: makespan ${r.makespanS} s, lower bound ${r.lowerBoundS} s, ratio ${r.ratio}\n`);
       return 0;
     }
-    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads and pipeline. Usage: ${USAGE}`);
+    if (which === 'engine-overhead') {
+      const r = await benchOverhead(Math.floor(numberFlag(values.items, 'items', 20)));
+      process.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `trivial engine unit (spawn, protocol, commit) over ${r.units} units: cold median ${r.coldMedianMs} ms (p90 ${r.coldP90Ms}), warm worker median ${r.warmMedianMs} ms (p90 ${r.warmP90Ms})\n`);
+      return 0;
+    }
+    if (which === 'download') {
+      const r = await benchDownload(Math.floor(numberFlag(values.mb, 'mb', 1024)) * 1024 * 1024);
+      process.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `${r.bytes} bytes over loopback, ${r.rounds} rounds each: direct engine ${r.engineMBps} MiB/s, curl ${r.curlMBps} MiB/s, ratio ${r.ratio} (engine ${r.engineSeconds.join(', ')} s; curl ${r.curlSeconds.join(', ')} s)\n`);
+      return 0;
+    }
+    if (which === 'feed-sync') {
+      const r = await benchFeedSync(Math.floor(numberFlag(values.items, 'items', 5000)));
+      process.stdout.write(values.json ? `${JSON.stringify(r)}\n` : `${r.entries}-entry feed (${r.feedBytes} bytes): fetch and parse in the engine ${r.engineMs} ms, applied to the library ${r.applyMs} ms, total ${r.totalMs} ms; a re-sync's apply ${r.resyncApplyMs} ms\n`);
+      return 0;
+    }
+    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads, pipeline, engine-overhead, download and feed-sync. Usage: ${USAGE}`);
     const items = Math.floor(numberFlag(values.items, 'items', 78_000));
     const channels = Math.floor(numberFlag(values.channels, 'channels', 68));
     const r = runSnapshotBench({ items, channels, seed: seedOf(values.seed) });
