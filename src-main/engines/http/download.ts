@@ -110,7 +110,7 @@ export async function downloadToPartial(req: DownloadRequest): Promise<Downloade
         res.resume();
         await fsp.rm(req.partialPath, { force: true });
         have = 0;
-        meta && (meta.etag = null);
+        if (meta) meta.etag = null;
         continue;
       }
       start = have;
