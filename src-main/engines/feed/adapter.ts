@@ -1,12 +1,12 @@
 // The feed sync engine (issue 10): RSS/Atom/podcast channels, a conditional GET each sync, the
 // listing applied to the library in the sync's commit.
-import { fileURLToPath } from 'node:url';
+import { engineProgram } from '../program-file';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { acquisitionFor } from '../../gates/acquisition';
 import { listingCommit, syncFailure } from '../acquisition-kit';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgram(import.meta.url, 'feed');
 
 export const feedAdapter: EngineAdapter = {
   id: 'feed',

@@ -1,12 +1,12 @@
 // The direct download engine (issue 10): a feed item's enclosure over HTTP with Range resume,
 // paced by the politeness rules, committed into the library's media folder.
-import { fileURLToPath } from 'node:url';
+import { engineProgram } from '../program-file';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { downloadCommit, downloadFailure, itemPartialDir, pacedLaunch } from '../acquisition-kit';
 import path from 'node:path';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgram(import.meta.url, 'http');
 
 export const httpAdapter: EngineAdapter = {
   id: 'http',

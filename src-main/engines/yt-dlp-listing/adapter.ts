@@ -1,6 +1,6 @@
 // The platform sync engine (issue 10): a channel or playlist listed by yt-dlp; the first listing is
 // full, later ones stop at the first known id.
-import { fileURLToPath } from 'node:url';
+import { engineProgram } from '../program-file';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { acquisitionFor } from '../../gates/acquisition';
@@ -8,7 +8,7 @@ import { listingCommit, syncFailure } from '../acquisition-kit';
 import { locateYtDlp, ytDlpPreflight } from '../yt-dlp-binary';
 import { BacklotError } from '../../../src-shared/errors';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgram(import.meta.url, 'yt-dlp-listing');
 
 export const ytDlpListingAdapter: EngineAdapter = {
   id: 'yt-dlp-listing',

@@ -1,14 +1,14 @@
 // The yt-dlp download engine (issue 10): platform items, with the channel's format choice (audio
 // only, or video up to a height: channel setting `format`/`maxHeight`, else the download.* settings),
 // yt-dlp's rate limit, sleeps and cookies, paced by the politeness rules.
-import { fileURLToPath } from 'node:url';
+import { engineProgram } from '../program-file';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { downloadCommit, downloadFailure, itemPartialDir, pacedLaunch } from '../acquisition-kit';
 import { locateYtDlp, ytDlpPreflight } from '../yt-dlp-binary';
 import { BacklotError } from '../../../src-shared/errors';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgram(import.meta.url, 'yt-dlp');
 
 /** The channel's own format choice, if it made one (settings_json {format, maxHeight}). */
 function channelFormat(settingsJson: string): { format?: 'audio' | 'video'; maxHeight?: number } {
