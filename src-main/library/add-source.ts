@@ -2,7 +2,7 @@
 // channel at once so the user sees its items. A URL is fetched once first (library/probe-source.ts):
 // sniffed as a feed or a platform channel by its content (or forced with `kind`), refused when it
 // is unreachable or neither, and stored with its own title; its entries arrive with its sync.
-import type { Host } from '../host/host';
+import type { LibraryHost } from './library-host';
 import { BacklotError } from '../../src-shared/errors';
 import type { ChannelRecord } from './repository';
 import { normaliseUrl, platformOf, recogniseSource, type RecognisedSource } from './source';
@@ -65,7 +65,7 @@ async function recognise(source: string, opts: AddSourceOptions, known: (normali
   };
 }
 
-export async function addSource(host: Host, source: string, opts: AddSourceOptions = {}): Promise<AddSourceResult> {
+export async function addSource(host: LibraryHost, source: string, opts: AddSourceOptions = {}): Promise<AddSourceResult> {
   const { recognised, probe } = await recognise(source, opts, (normalised) => {
     const existing = host.library.channelBySource(normalised);
     if (existing && existing.removed_at === null) {

@@ -2,7 +2,7 @@
 // record()): new items are added, known ones updated, live and upcoming entries are excluded from
 // download with their reason until a later listing shows them as ordinary videos, and an item the
 // source no longer lists is kept with its history (DESIGN §2, issue 10).
-import type { Host } from '../host/host';
+import type { LibraryHost as Host } from './library-host';
 import type { ChannelRecord } from './repository';
 import { listedItemId } from './ids';
 import type { Listing, LiveStatus } from './listing';

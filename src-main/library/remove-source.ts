@@ -4,7 +4,7 @@
 // those files are deleted: a watched folder's own files are never touched.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Host } from '../host/host';
+import type { LibraryHost as Host } from './library-host';
 import { BacklotError } from '../../src-shared/errors';
 import { mediaRoot, partialDir } from './media-names';
 import { createHash } from 'node:crypto';

@@ -3,6 +3,7 @@
 // translate through describeReason(), so a code reads the same everywhere. A code the table does
 // not know yet is shown raw (with its parameters), never hidden or guessed at.
 import type { ReasonDto } from '../../src-shared/api/contract';
+import { isReasonCode, type ReasonCode } from '../../src-shared/reasons/codes';
 
 export type Params = Record<string, unknown>;
 
@@ -37,7 +38,8 @@ export function formatHostTime(epochSeconds: number, now: Date = new Date()): st
     : d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
-export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
+/** Typed against the one list of codes: a code without its sentence does not compile. */
+export const REASON_SENTENCES: Readonly<Record<ReasonCode, Sentence>> = {
   // The work's own state (explain).
   DONE: () => 'Done: its output is present and up to date.',
   RUNNING: (p) => (text(p.run) ? `Running now, in run #${text(p.run)}.` : 'Running now.'),
@@ -58,6 +60,7 @@ export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
   },
   EXCLUDED: (p) => `Held back by a rule${withCode(p)}.`,
   NOT_MATCHED: () => 'No rule in the scheduling tree takes it, so it never gets picked.',
+  WORK_NOT_FOUND: () => 'There is no such work in the library.',
 
   // Gates and holds (explain, and a lane's hold in the Lanes panel).
   LANE_PAUSED: (p) => (p.all === true
@@ -72,10 +75,6 @@ export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
     const cap = typeof p.capUsd === 'number' ? ` of $${p.capUsd.toFixed(2)}` : '';
     return `The spend cap${cap} is reached; paid work waits.`;
   },
-  NETWORK_COOLDOWN: (p, f) => {
-    const until = at(p.until, f);
-    return `${text(p.platform) ?? 'A platform'} refused Backlot; syncs and downloads wait${until ? ` until ${until}` : ''}.`;
-  },
   GPU_YIELD: (p) => `Gives the GPU to a transcription${text(p.to) ? ` on the ${text(p.to)} lane` : ''} until it finishes.`,
   DISK_GATE: (p) => {
     switch (text(p.mode)) {
@@ -83,6 +82,11 @@ export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
       case 'shut': return 'The disk is nearly full: media downloads are stopped.';
       default: return `Held by the disk gate${text(p.mode) ? ` (${text(p.mode)})` : ''}.`;
     }
+  },
+  DISK_FULL: (p) => `The disk is full${text(p.path) ? ` at ${text(p.path)}` : ''}: nothing can be written until space returns.`,
+  NETWORK_COOLDOWN: (p, f) => {
+    const until = at(p.until, f);
+    return `${text(p.platform) ?? 'The platform'} refused Backlot; its downloads wait${until ? ` until ${until}` : ''}.`;
   },
   PREFLIGHT_FAILED: (p) => {
     const message = text(p.message);
@@ -104,6 +108,16 @@ export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
   HOST_STOPPED: () => 'Backlot stopped while this ran; it was not continued.',
   ENGINE_NOT_INSTALLED: () => 'The engine is not installed in this build.',
   NO_USABLE_GPU: () => 'No usable GPU was found.',
+  ENGINE_DISABLED: () => 'The engine is turned off in the settings.',
+  NO_ENGINE_ENABLED: () => 'No engine for this work is turned on in the settings.',
+  MODEL_MISSING: (p) => `The engine's model${text(p.model) ? ` "${text(p.model)}"` : ''} is not installed; add it with "backlot models add".`,
+  PREFLIGHT_ERROR: () => "The engine's check could not finish.",
+  ALREADY_CLAIMED: () => 'Someone else took this work first.',
+  ENGINE_INTERNAL: () => 'The engine failed unexpectedly.',
+  ENGINE_BAD_JOB: () => 'The engine could not read its job.',
+  ENGINE_UNAVAILABLE: (p) => `No engine that handles this can run here${withCode(p)}.`,
+  NO_ENGINE_ACCEPTS: () => 'None of the engines turned on handles this kind of source.',
+  IO_ERROR: (p) => `Reading or writing a file failed${text(p.errno) ? ` (${text(p.errno)})` : ''}.`,
   ENGINE_TIMEOUT: () => 'The engine took too long and was stopped.',
   ENGINE_STALLED: () => 'The engine stopped reporting progress and was stopped.',
   ENGINE_CANCELLED: () => 'The engine was cancelled.',
@@ -115,7 +129,6 @@ export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
   ENGINE_OUTPUT_INVALID: () => 'The engine produced output that could not be used.',
   LIVE_NOW: () => 'It is live right now; it is downloaded once it becomes an ordinary video.',
   UPCOMING: () => 'It has not started yet; it is downloaded once it becomes an ordinary video.',
-  DISK_FULL: () => 'The disk filled up; it waits for free space.',
   NETWORK_REFUSED: (p) => `The platform refused the request${text(p.status) ? ` (HTTP ${text(p.status)})` : ''}.`,
   FEED_NOT_XML: (p) => `The feed is not valid XML${text(p.line) ? ` (line ${text(p.line)})` : ''}.`,
   FEED_NOT_A_FEED: (p) => `The address is not a feed${text(p.root) ? ` (it is <${text(p.root)}>)` : ''}.`,
@@ -141,7 +154,7 @@ export interface DescribedReason {
 }
 
 export function describeReason(reason: ReasonDto, formatTime: TimeFormatter = (t) => formatHostTime(t)): DescribedReason {
-  const sentence = Object.prototype.hasOwnProperty.call(REASON_SENTENCES, reason.code) ? REASON_SENTENCES[reason.code] : undefined;
+  const sentence = isReasonCode(reason.code) ? REASON_SENTENCES[reason.code] : undefined;
   if (sentence) return { code: reason.code, sentence: sentence(reason.params ?? {}, formatTime), known: true };
   const params = reason.params && Object.keys(reason.params).length > 0 ? ` ${JSON.stringify(reason.params)}` : '';
   return { code: reason.code, sentence: `${reason.code}${params}`, known: false };

@@ -7,7 +7,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { openApp, type BacklotApp } from '../../src-main/host/app';
+import { openApp, type BacklotApp } from '../../src-main/app/open-app';
 
 const made: string[] = [];
 

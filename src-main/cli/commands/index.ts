@@ -10,6 +10,10 @@ import { simCommand } from './sim';
 import { explainCommand } from './explain';
 import { lanesCommand } from './lanes';
 import { treeCommand } from './tree';
+import { runCommand } from './run';
+import { itemsCommand } from './items';
+import { enginesCommand } from './engines';
+import { redoCommand } from './redo';
 export interface Command {
   name: string;
   summary: string;
@@ -32,6 +36,10 @@ export const COMMANDS: Command[] = [
   logsCommand,
   retryCommand,
   serveCommand,
+  runCommand,
+  itemsCommand,
+  enginesCommand,
+  redoCommand,
 ];
 
 /** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */
