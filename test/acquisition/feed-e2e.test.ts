@@ -1,5 +1,5 @@
-// The issue's end-to-end test: `library add` a loopback feed whose enclosures are real speech, run
-// the host until idle, and every enclosure is on disk under <data>/media byte-identical to the
+// The issue's end-to-end test: `library add` a loopback feed whose enclosures are real speech, `backlot run
+// --until-idle`, and every enclosure is on disk under <data>/media byte-identical to the
 // served file, its item's media path and fingerprint set and its download `done`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,6 +30,9 @@ describe('a feed from add to media on disk', () => {
       expect(channel).toMatchObject({ kind: 'feed', title: 'Speech Show' });
       expect(probe).toEqual({ kind: 'feed', title: 'Speech Show', entries: 3 });
 
+      // The command a user runs: dispatch until nothing reachable is left.
+      const ran = await cli(['run', '--until-idle', '--timeout', '120', '--data', data, '--json']);
+      expect(ran.code, ran.stderr).toBe(0);
       const app = await dispatchingApp(data);
       try {
         const states = await whenHost(app, 'every download done', () => {
