@@ -10,7 +10,8 @@ export interface ArbiterConfig {
   lanes: LaneConfig[];
   bindings: EngineBinding[];
   retry: RetryPolicy;
-  disk: { probe: DiskProbe; thresholds: DiskThresholds; bytesPerMediaSecond: number } | null;
+  /** expectedBytes: the size a download's source announced (a feed's enclosure length), given the duration estimate. */
+  disk: { probe: DiskProbe; thresholds: DiskThresholds; bytesPerMediaSecond: number; expectedBytes?: (itemId: string, estimate: number) => number } | null;
   spendCapUsd: number | null;
   /** Start of the window the spend cap counts over, for an instant. */
   spendWindowStart: (now: number) => number;

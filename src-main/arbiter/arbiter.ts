@@ -285,7 +285,8 @@ export class Arbiter {
     const binding = this.bindingsOn(lane.queueKey).find((b) => b.operation === c.operation);
     if (!binding) return null;
     const writesMedia = operationSpec(c.operation).writesMedia;
-    const reservedBytes = writesMedia && this.config.disk ? this.config.disk.bytesPerMediaSecond * c.durationS : 0;
+    const estimate = writesMedia && this.config.disk ? this.config.disk.bytesPerMediaSecond * c.durationS : 0;
+    const reservedBytes = writesMedia && this.config.disk?.expectedBytes ? this.config.disk.expectedBytes(c.itemId, estimate) : estimate;
     const reservedUsd = expectedUsd(binding, c.durationS);
     const open = this.slots.runAt(lane.queueKey, slot);
     const continues = open !== null && open.pending && open.operation === c.operation && open.channelId === c.channelId && open.trigger === trigger;

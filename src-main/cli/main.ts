@@ -1,7 +1,7 @@
 // The `backlot` command line: parses the command word, hands the rest to that command, and turns
 // every refusal into one sentence on stderr and a non-zero exit. Never a stack trace.
 import { isBacklotError } from '../../src-shared/errors';
-import { COMMANDS, printHelp } from './commands/index';
+import { COMMANDS, printCommandHelp, printHelp } from './commands/index';
 import { CliUsageError } from './args';
 import { storageErrorCode } from '../db/storage-errors';
 
@@ -13,6 +13,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === word);
   if (!command) throw new CliUsageError(`Unknown command "${word}"; run "backlot --help" for the list.`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    printCommandHelp(command);
+    return 0;
+  }
   return await command.run(rest);
 }
 

@@ -27,6 +27,7 @@ import { resourcesDir } from '../engines/resources';
 import { UnitProgress, type ProgressReport } from './unit-progress';
 import { DiskFullState } from '../gates/disk-full';
 import { storageErrorCode } from '../db/storage-errors';
+import { attachAcquisition, detachAcquisition, type Acquisition } from '../gates/acquisition';
 
 export interface DispatcherOptions {
   dataDir: string;
@@ -67,6 +68,8 @@ export class Dispatcher {
   private readonly lock: DispatcherLock;
   private executor!: EngineExecutor;
   private readonly disk: SystemDiskProbe;
+  /** Cooldowns, pacing, caps, the ENOSPC shortfall and the folder watcher (docs/acquisition.md). */
+  readonly acquisition: Acquisition;
   private wakeQueued = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly intervals: NodeJS.Timeout[] = [];
@@ -87,6 +90,7 @@ export class Dispatcher {
     this.lock = new DispatcherLock(host.db, `dispatcher-${randomUUID()}`);
     this.disk = new SystemDiskProbe(options.dataDir);
     this.diskFull = new DiskFullState(options.dataDir, () => this.settings.get('diskFull.resumeAboveBytes'));
+    this.acquisition = attachAcquisition(host, options.dataDir, () => this.settings.values(), this.disk, () => this.wake());
   }
 
   isDispatching(): boolean {
@@ -161,6 +165,7 @@ export class Dispatcher {
     for (const i of this.intervals) i.unref();
     this.prune();
     this.startedAt = this.host.now();
+    this.acquisition.startWatching();
     this.wake();
     return swept;
   }
@@ -241,7 +246,10 @@ export class Dispatcher {
       lanes,
       bindings,
       retry: { maxAttempts: s['retry.maxAttempts'], baseS: s['retry.baseS'], maxS: s['retry.maxS'], jitter: s['retry.jitter'] },
-      disk: { probe: this.disk, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] }, bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND },
+      disk: {
+        probe: this.acquisition.diskProbe, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] },
+        bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND, expectedBytes: (itemId, estimate) => this.acquisition.expectedBytes(itemId, estimate),
+      },
       firstGates: [this.diskFull.gate],
       spendCapUsd: s['spend.capUsd'],
       spendWindowStart: (now) => spendWindowStart(now, s['spend.window']),
@@ -249,6 +257,7 @@ export class Dispatcher {
       wallTime: localWallTime,
       leaseS: s['claims.leaseS'],
       actor: 'arbiter',
+      extraGates: this.acquisition.gates(),
     };
   }
 
@@ -431,6 +440,7 @@ export class Dispatcher {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    await detachAcquisition(this.acquisition);
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     if (this.diskFullTimer) clearInterval(this.diskFullTimer);

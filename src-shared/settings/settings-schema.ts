@@ -5,6 +5,7 @@ import { CATALOG, OPERATION_IDS, type OperationId } from '../catalog/operations'
 import { LANE_KEYS, LANES, type LaneKey } from '../catalog/lanes';
 import { quietWindowSchema, type QuietWindow } from '../schedule/quiet-window';
 import { NOTICE_KINDS, type NoticeKind } from '../notices/notice';
+import { ACQUISITION_CROSS_RULES, ACQUISITION_SETTINGS } from './acquisition-settings';
 
 export type SettingApplies = 'live' | 'restart';
 /** How a typed-in text becomes a value (CLI, plain text fields); zod still has the last word. */
@@ -163,6 +164,7 @@ export const SETTINGS = {
     description: 'Seconds an engine may go without reporting progress before it is killed as stalled.',
   }),
   ...DESKTOP_SETTINGS,
+  ...ACQUISITION_SETTINGS,
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -192,6 +194,7 @@ export const CROSS_RULES: readonly CrossRule[] = [
     check: (v) => v['retry.baseS'] <= v['retry.maxS'] ? null
       : `retry.baseS (${v['retry.baseS']}) must not exceed retry.maxS (${v['retry.maxS']})`,
   },
+  ...ACQUISITION_CROSS_RULES,
 ];
 
 export function defaultSettings(): SettingsValues {

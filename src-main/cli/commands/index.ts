@@ -18,6 +18,8 @@ export interface Command {
   name: string;
   summary: string;
   usage: string;
+  /** The full usage `backlot COMMAND --help` prints; the one-line usage when absent. */
+  help?: string;
   run(args: string[]): Promise<number>;
 }
 
@@ -39,6 +41,11 @@ export const COMMANDS: Command[] = [
   enginesCommand,
   redoCommand,
 ];
+
+/** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */
+export function printCommandHelp(command: Command): void {
+  process.stdout.write(`${command.summary}.\n\nUsage: ${command.help ?? `backlot ${command.usage}`}\n`);
+}
 
 export function printHelp(): void {
   const lines = [
