@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Debian packages Backlot's tests and media engines use: ffmpeg/ffprobe (real media, probing),
 # Chromium (the window's end-to-end test, driven by playwright-core), and the compilers that
-# better-sqlite3 needs when no prebuilt binary can be downloaded.
+# better-sqlite3 needs when no prebuilt binary can be downloaded; the speaker tests' real voices
+# (pocketsphinx-testdata, espeak-ng) and sox for their fixtures.
 set -euo pipefail
-packages=(ffmpeg chromium python3 make g++)
+packages=(ffmpeg chromium python3 make g++ pocketsphinx-testdata espeak-ng sox)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -eq 0 ]; then

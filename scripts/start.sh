@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-system-packages.sh
 npm ci --no-audit --no-fund
+bash scripts/install-models.sh
 npm run build
 if [ "${ELECTRON_SKIP_BINARY_DOWNLOAD:-}" = "1" ] || ! npx --no-install electron --version >/dev/null 2>&1; then
   echo "No Electron binary here: starting the headless shell."

@@ -9,6 +9,7 @@ bash scripts/install-system-packages.sh
 # Chromium) and cannot be downloaded everywhere.
 export ELECTRON_SKIP_BINARY_DOWNLOAD="${ELECTRON_SKIP_BINARY_DOWNLOAD:-1}"
 npm ci --no-audit --no-fund
+bash scripts/install-models.sh
 npm run lint
 npm run typecheck
 npm run build
