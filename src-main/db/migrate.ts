@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import { BacklotError } from '../../src-shared/errors';
 import { MIGRATIONS } from './migrations/index';
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+export const SCHEMA_VERSION = Math.max(0, ...MIGRATIONS.map((m) => m.version));
 
 const startedAt = new WeakMap<Database.Database, number>();
 
@@ -19,11 +19,13 @@ export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
   if (current > SCHEMA_VERSION) {
     throw new BacklotError('DATABASE_TOO_NEW', `The database is at schema version ${current}, newer than this Backlot (${SCHEMA_VERSION}); update Backlot to open it.`);
   }
-  for (let version = current + 1; version <= target; version++) {
-    const step = MIGRATIONS[version - 1];
+  // Versions are numbered per area and may have gaps while branches land: apply each one above
+  // the file's version, in order.
+  for (const step of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
+    if (step.version <= current || step.version > target) continue;
     db.transaction(() => {
       db.exec(step.sql);
-      db.pragma(`user_version = ${version}`);
+      db.pragma(`user_version = ${step.version}`);
     })();
   }
 }

@@ -140,6 +140,7 @@ export class WorkStore {
       updateAttrs: db.prepare('UPDATE work SET published_at = ?, duration_s = ? WHERE item_id = ? AND (published_at <> ? OR duration_s <> ?)'),
       setClaimed: db.prepare('UPDATE work SET claimed = ?, ready = CASE WHEN ? = 0 AND state IN (\'missing\', \'stale\') THEN 1 ELSE 0 END WHERE operation = ? AND item_id = ?'),
       setStaleAt: db.prepare('UPDATE work SET stale_at = ? WHERE operation = ? AND item_id = ?'),
+      outdateOutput: db.prepare("UPDATE work SET output_fp = 'outdated' WHERE operation = ? AND item_id = ? AND output_fp IS NOT NULL"),
       markClaimed: db.prepare('UPDATE work SET claimed = 1, ready = 0 WHERE operation = ? AND item_id = ?'),
       opConfig: db.prepare('SELECT operation, fingerprint FROM operation_config'),
       setOpConfig: db.prepare('INSERT INTO operation_config (operation, fingerprint) VALUES (?, ?) ON CONFLICT (operation) DO UPDATE SET fingerprint = excluded.fingerprint'),
@@ -224,6 +225,14 @@ export class WorkStore {
     }, (row, state, ready, since) => {
       this.q.outputAndState.run(expected, output.path, output.bytes, output.jobId, state, ready, since, operation, itemId);
     });
+  }
+
+  /**
+   * An output is present but no longer right for reasons outside its fingerprint (a speaker split
+   * re-labels one item's transcript, docs/speakers.md): it becomes stale, so it is redone.
+   */
+  markOutputOutdated(operation: OperationId, itemId: string, now: number): void {
+    if (this.q.outdateOutput.run(operation, itemId).changes > 0) this.recomputeItem(itemId, now);
   }
 
   /** Re-derive every operation of one item in catalog order; writes only rows that changed. */

@@ -1,4 +1,6 @@
 // The ordered list of migrations; a new one is appended, never edited in place once shipped.
+// Version numbers are assigned per area (docs/speakers.md), so the list may have gaps while
+// branches land; migrate() applies each missing version in order.
 import { sql as library } from './001-library';
 import { sql as work } from './002-work';
 import { sql as scheduling } from './003-scheduling';
@@ -7,6 +9,7 @@ import { sql as countsInCode } from './005-counts-in-code';
 import { sql as workByItem } from './006-work-by-item';
 import { sql as fewerReadyIndexes } from './007-fewer-ready-indexes';
 import { sql as leanWorkIndexes } from './008-lean-work-indexes';
+import { sql as speakers } from './013-speakers';
 
 export interface Migration {
   version: number;
@@ -23,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'work-by-item', sql: workByItem },
   { version: 7, name: 'fewer-ready-indexes', sql: fewerReadyIndexes },
   { version: 8, name: 'lean-work-indexes', sql: leanWorkIndexes },
+  { version: 13, name: 'speakers', sql: speakers },
 ];
