@@ -65,6 +65,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     engines: [
       { id: 'sherpa-onnx-gpu', lane: lane('gpu', 'gpu') },
       { id: 'sherpa-onnx-cpu', lane: lane('cpu', 'cpu') },
+      { id: 'vosk-xvector', lane: lane('cpu', 'cpu') },
     ],
   },
   {

@@ -23,7 +23,7 @@ export interface DiarizeSettings {
 }
 
 export const DEFAULT_DIARIZE: DiarizeSettings = {
-  threshold: 0.6,
+  threshold: 0.65,
   windowS: 1.5,
   hopS: 0.75,
   minWindowS: 0.5,
