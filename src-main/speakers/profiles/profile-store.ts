@@ -39,7 +39,7 @@ export class ProfileStore {
              COUNT(DISTINCT a.item_id) AS items, COALESCE(SUM(a.seconds), 0) AS seconds
       FROM speaker_profiles p LEFT JOIN speaker_assignments a ON a.profile_id = p.id
       WHERE p.merged_into IS NULL GROUP BY p.id ORDER BY p.number`).all() as { id: string; number: number; name: string | null; items: number; seconds: number }[];
-    return rows.map((r) => ({ id: r.id, name: r.name ?? anonymousName(r.number), named: r.name !== null, items: r.items, seconds: Math.round(r.seconds * 10) / 10 }));
+    return rows.map((r) => ({ id: r.id, name: r.name ?? anonymousName(r.number), named: r.name !== null, items: r.items, seconds: Math.round(r.seconds * 100) / 100 }));
   }
 
   /** The profile an id stands for now (following merges), or null for an id that was forgotten. */
