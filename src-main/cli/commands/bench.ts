@@ -5,8 +5,9 @@ import { runSnapshotBench } from '../../bench/snapshot-bench';
 import { measureSnapshot } from '../../bench/snapshot-measure';
 import type { Command } from './index';
 import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
+import { benchSpeakers } from '../../bench/speakers-bench';
 
-const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline';
+const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline | bench speakers [--minutes M] [--json]';
 const FLAGS = {
   items: { type: 'string' },
   channels: { type: 'string' },
@@ -15,6 +16,7 @@ const FLAGS = {
   tree: { type: 'string' },
   json: { type: 'boolean' },
   statements: { type: 'boolean' },
+  minutes: { type: 'string' },
 } as const;
 
 function seedOf(value: string | undefined): number {
@@ -27,7 +29,7 @@ function seedOf(value: string | undefined): number {
 export const benchCommand: Command = {
   name: 'bench',
   summary: 'Benchmarks: snapshot, pick throughput, new-upload wait, pipeline makespan',
-  usage: 'bench snapshot|sim|uploads|pipeline [--items N --channels M --seed S --json]',
+  usage: 'bench snapshot|sim|uploads|pipeline|speakers [--items N --channels M --seed S --json]',
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [which, ...extra] = positionals;
@@ -65,7 +67,23 @@ export const benchCommand: Command = {
         : `${r.items} items download → transcribe: makespan ${r.makespanS} s, lower bound ${r.lowerBoundS} s, ratio ${r.ratio}\n`);
       return 0;
     }
-    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads and pipeline. Usage: ${USAGE}`);
+    if (which === 'speakers') {
+      const r = await benchSpeakers({ minutes: numberFlag(values.minutes, 'minutes', 10), log: values.json ? undefined : (line) => process.stderr.write(`${line}\n`) });
+      if (values.json) {
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+        return 0;
+      }
+      const lines = [
+        `diarization (vosk-xvector, threshold ${r.threshold}) on the pocketsphinx-testdata dialogs:`,
+        ...r.dialogs.map((d) => `  ${d.name.padEnd(16)} ${d.durationS.toFixed(1).padStart(5)} s  speakers ${d.speakersFound}/${d.speakers}  right ${(100 * d.correctShare).toFixed(1)}%  speech covered ${(100 * d.coverage).toFixed(0)}%`),
+        `cross-file matching (threshold ${r.matchThreshold}) over ${r.crossFile.files} recordings, all pairs:`,
+        ...r.crossFile.orders.map((o) => `  ${o.order.padEnd(10)} ${o.profiles} profiles  precision ${o.precision}  recall ${o.recall}`),
+        `speed: ${r.speed.mediaS} s of media in ${r.speed.wallS} s (real-time factor ${r.speed.realTimeFactor}), peak RSS ${r.speed.peakRssMb} MB, ${r.speed.cpus} x ${r.speed.cpuModel}`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return 0;
+    }
+    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads, pipeline and speakers. Usage: ${USAGE}`);
     const items = Math.floor(numberFlag(values.items, 'items', 78_000));
     const channels = Math.floor(numberFlag(values.channels, 'channels', 68));
     const r = runSnapshotBench({ items, channels, seed: seedOf(values.seed) });
