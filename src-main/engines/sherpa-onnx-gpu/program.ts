@@ -1,0 +1,5 @@
+// The sherpa-onnx-gpu diarize engine's program: the same job with the CUDA provider.
+import { serveJobs } from '../../speakers/jobs/serve';
+import { sherpaDiarizeJob } from '../../speakers/sherpa/sherpa-diarize-job';
+
+serveJobs((job, io) => sherpaDiarizeJob({ ...job, input: { ...job.input, provider: 'cuda' } }, io, 'sherpa-onnx-gpu'));
