@@ -115,7 +115,7 @@ export class ProfileStore {
   rename(id: string, name: string, now: number): void {
     const row = this.active(id);
     const clean = name.trim();
-    if (clean === '' || clean.length > MAX_NAME || /[\u0000-\u001f]/.test(clean)) {
+    if (clean === '' || clean.length > MAX_NAME || [...clean].some((ch) => ch.charCodeAt(0) < 0x20)) {
       throw new BacklotError('SPEAKER_NAME_INVALID', `A speaker name must be 1 to ${MAX_NAME} printable characters.`, { id });
     }
     this.db.prepare('UPDATE speaker_profiles SET name = ?, updated_at = ? WHERE id = ?').run(clean, now, row.id);

@@ -3,7 +3,6 @@
 // pooling, then the segment-level layers up to the output node (docs/speakers.md). Only the
 // component and descriptor kinds an x-vector extractor uses are accepted; anything else is refused
 // by name, so a different network never runs with a silently wrong graph.
-import { BacklotError } from '../../../src-shared/errors';
 import { KaldiReader } from './kaldi-io';
 
 export interface Affine {
