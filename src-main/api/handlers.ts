@@ -45,7 +45,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     },
 
     // snapshot() itself refuses an unknown channel with a BacklotError the dispatcher passes on.
-    'snapshot.get': ({ channel, ids }) => snapshot(host.db, { channel, ids }),
+    'snapshot.get': ({ channel, ids }) => snapshot(host.db, { channel, ids }, host.uow),
 
     'explain.get': async ({ item, operation }) => explain(host, await arbiter(), item, operation, host.now()),
 
@@ -83,7 +83,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     'runs.logs': ({ run, level, text, limit }) => ({ lines: new RunHistory(host.db).logs({ runId: run, level, text, limit }) }),
 
     'work.retry': (target) => {
-      const retried = retryWork(host.db, host.work, target, host.now());
+      const retried = retryWork(host.uow, host.work, target, host.now());
       if (retried > 0) {
         d.wake();
         host.emit('snapshot-changed');

@@ -3,6 +3,7 @@
 // expected cost, and whether its preflight passed.
 import type { OperationId, Resource } from '../../src-shared/catalog/operations';
 import { CATALOG } from '../../src-shared/catalog/operations';
+import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';
 
 export interface LaneConfig {
   queueKey: string;
@@ -49,20 +50,10 @@ export function expectedUsd(b: EngineBinding, durationS: number): number {
   return b.usdFixed + b.usdPerMediaSecond * durationS;
 }
 
-/** The project's default engine bindings: the first engine of each operation in the catalog. */
-export const DEFAULT_COSTS: Record<OperationId, { lane: string; secondsFixed: number; secondsPerMediaSecond: number }> = {
-  sync: { lane: 'sync', secondsFixed: 5, secondsPerMediaSecond: 0 },
-  download: { lane: 'download', secondsFixed: 5, secondsPerMediaSecond: 0.02 },
-  transcribe: { lane: 'gpu', secondsFixed: 2, secondsPerMediaSecond: 0.05 },
-  diarize: { lane: 'gpu', secondsFixed: 2, secondsPerMediaSecond: 0.02 },
-  'attribute-voices': { lane: 'cpu', secondsFixed: 1, secondsPerMediaSecond: 0 },
-  'attribute-words': { lane: 'cpu', secondsFixed: 1, secondsPerMediaSecond: 0.001 },
-  digest: { lane: 'cpu', secondsFixed: 5, secondsPerMediaSecond: 0 },
-};
-
+/** The simulator's default engine bindings: each operation on its reference lane and cost. */
 export function defaultBindings(): EngineBinding[] {
   return CATALOG.map((op) => {
-    const c = DEFAULT_COSTS[op.id];
+    const c = REFERENCE_COSTS[op.id];
     const engine = op.engines.find((e) => e.lane.queueKey === c.lane) ?? op.engines[0];
     return {
       operation: op.id, engineId: engine.id, lane: c.lane, secondsFixed: c.secondsFixed,

@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { Host } from './host';
 import { Dispatcher } from '../dispatch/dispatcher';
-import type { EngineProfile, TestEngineOptions } from '../dispatch/engine-registry';
+import type { EngineProfile } from '../engines/adapter';
+import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import { DATABASE_FILE_NAME } from '../db/connection';
 
 export interface AppOptions {

@@ -3,11 +3,16 @@
 // exactly this and nothing else holds authority.
 import { EventEmitter } from 'node:events';
 import { openDatabase, type Db } from '../db/connection';
+import { UnitOfWork } from '../db/unit-of-work';
 import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
 import { LibraryRepository } from '../library/repository';
 import { wallClock, type Clock } from './clock';
 import type { HostEvent } from '../../src-shared/api/contract';
+import type { HostNotice } from '../../src-shared/notices/notice';
+
+/** Notices kept for windows that open later (the newest last). */
+const NOTICES_KEPT = 200;
 
 export interface HostOptions {
   databaseFile: string;
@@ -18,15 +23,20 @@ export interface HostOptions {
 
 export class Host {
   readonly db: Db;
+  /** The one unit of work every write runs in (docs/architecture.md "Transactions"). */
+  readonly uow: UnitOfWork;
   readonly work: WorkStore;
   readonly library: LibraryRepository;
   readonly clock: Clock;
   private readonly events = new EventEmitter();
+  private readonly noticeLog: (HostNotice & { id: number })[] = [];
+  private noticeSeq = 0;
 
   constructor(options: HostOptions) {
     this.clock = options.clock ?? wallClock;
     this.db = openDatabase(options.databaseFile, { durable: options.durable });
-    this.work = new WorkStore(this.db);
+    this.uow = new UnitOfWork(this.db);
+    this.work = new WorkStore(this.uow);
     this.library = new LibraryRepository(this.db, this.work);
     this.backfillWork();
   }
@@ -47,8 +57,8 @@ export class Host {
   }
 
   /** Runs fn in one transaction; the derived state and the facts commit together or not at all. */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+  transaction<T>(fn: () => T, options: { immediate?: boolean } = {}): T {
+    return this.uow.run(fn, options);
   }
 
   emit(event: HostEvent): void {
@@ -58,6 +68,27 @@ export class Host {
   onEvent(listener: (event: HostEvent) => void): () => void {
     this.events.on('host-event', listener);
     return () => this.events.off('host-event', listener);
+  }
+
+  /**
+   * Something a person should hear about (src-shared/notices/notice.ts): kept for the window's
+   * list, handed to the shells' notifiers (tray, OS notifications), and announced as an event.
+   */
+  notify(notice: HostNotice): void {
+    this.noticeLog.push({ ...notice, id: ++this.noticeSeq });
+    if (this.noticeLog.length > NOTICES_KEPT) this.noticeLog.splice(0, this.noticeLog.length - NOTICES_KEPT);
+    this.events.emit('notice', notice);
+    this.emit('notices-changed');
+  }
+
+  onNotice(listener: (notice: HostNotice) => void): () => void {
+    this.events.on('notice', listener);
+    return () => this.events.off('notice', listener);
+  }
+
+  /** Notices after `afterId` (0: all kept), oldest first. */
+  notices(afterId = 0): readonly (HostNotice & { id: number })[] {
+    return this.noticeLog.filter((n) => n.id > afterId);
   }
 
   close(): void {

@@ -229,7 +229,7 @@ async function examine(host: Host, channel: ChannelRecord, settings: FolderSetti
 async function commitPage(host: Host, channel: ChannelRecord, fingerprint: string, generation: number, page: Finding[], cursor: Position, ctx: PassContext): Promise<void> {
   const { jobs, result } = ctx;
   const counts = { added: 0, changed: 0, returned: 0, ignored: 0 };
-  host.db.transaction(() => {
+  host.transaction(() => {
     const now = host.now();
     const current = host.library.channel(channel.id);
     if (!current || folderSettingsFingerprint(folderSettingsOf(current.settings_json)) !== fingerprint) throw new SettingsChanged();
@@ -269,7 +269,7 @@ async function commitPage(host: Host, channel: ChannelRecord, fingerprint: strin
         }
       }
     }
-  }).immediate();
+  }, { immediate: true });
   // Counted only once the page is committed, so a result never reports work that was rolled back.
   result.added += counts.added;
   result.changed += counts.changed;
@@ -280,7 +280,7 @@ async function commitPage(host: Host, channel: ChannelRecord, fingerprint: strin
 }
 
 function finishPass(host: Host, channel: ChannelRecord, fingerprint: string, generation: number, ctx: PassContext): void {
-  host.db.transaction(() => {
+  host.transaction(() => {
     const now = host.now();
     const current = host.library.channel(channel.id);
     if (!current || folderSettingsFingerprint(folderSettingsOf(current.settings_json)) !== fingerprint) throw new SettingsChanged();
@@ -289,7 +289,7 @@ function finishPass(host: Host, channel: ChannelRecord, fingerprint: string, gen
     ctx.jobs.finish(channel.id, ctx.owner, now);
     host.library.markSynced(channel.id, now);
     ctx.result.removed += gone.length;
-  }).immediate();
+  }, { immediate: true });
 }
 
 export function describeScan(r: ScanResult): string {

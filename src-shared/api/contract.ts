@@ -141,5 +141,5 @@ export function isApiMethod(name: unknown): name is ApiMethod {
 }
 
 /** Events the host pushes to every window. */
-export const HOST_EVENTS = ['snapshot-changed', 'runs-changed', 'lanes-changed'] as const;
+export const HOST_EVENTS = ['snapshot-changed', 'runs-changed', 'lanes-changed', 'progress-changed', 'notices-changed'] as const;
 export type HostEvent = (typeof HOST_EVENTS)[number];

@@ -6,7 +6,8 @@ import type { Command } from './index';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { databaseFile } from '../data-dir';
 import { DEFAULT_RENDERER_DIR, startHeadlessApp } from '../../shells/headless/start';
-import { ENGINE_PROFILES, type EngineProfile } from '../../dispatch/engine-registry';
+import { ENGINE_PROFILES, type EngineProfile } from '../../engines/adapter';
+import { listenForStop } from '../stop-signal';
 
 function isEngineProfile(value: string): value is EngineProfile {
   return (ENGINE_PROFILES as readonly string[]).includes(value);
@@ -33,25 +34,24 @@ export const serveCommand: Command = {
     if (!fs.existsSync(path.join(DEFAULT_RENDERER_DIR, 'index.html'))) {
       process.stderr.write('backlot: the window is not built yet; run "npx electron-vite build" first (the API works meanwhile).\n');
     }
-    const app = await startHeadlessApp({
-      dataDir: path.dirname(databaseFile(values.data)),
-      dispatch: !values['no-dispatch'],
-      engines,
-      test: chunkMs === undefined && faults === undefined ? undefined : { chunkMs, faults },
-      port: portFlag(values.port),
-      token: values.token,
-    });
+    const stop = listenForStop();
+    let app: Awaited<ReturnType<typeof startHeadlessApp>>;
+    try {
+      app = await startHeadlessApp({
+        dataDir: path.dirname(databaseFile(values.data)),
+        dispatch: !values['no-dispatch'],
+        engines,
+        test: chunkMs === undefined && faults === undefined ? undefined : { chunkMs, faults },
+        port: portFlag(values.port),
+        token: values.token,
+      });
+    } catch (e) {
+      stop.dispose();
+      throw e;
+    }
     process.stdout.write(`Backlot is serving at ${app.server.url}\n`);
 
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await stop.requested;
     await app.stop();
     return 0;
   },

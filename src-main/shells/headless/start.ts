@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Host } from '../../host/host';
 import { openApp, type BacklotApp } from '../../host/app';
-import type { EngineProfile, TestEngineOptions } from '../../dispatch/engine-registry';
+import type { EngineProfile } from '../../engines/adapter';
+import type { TestEngineOptions } from '../../engines/test-engine/adapter';
 import { createHandlers } from '../../api/handlers';
 import { startHeadlessServer, type HeadlessServer } from './server';
 

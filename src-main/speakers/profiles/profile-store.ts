@@ -151,7 +151,7 @@ export class ProfileStore {
     this.db.prepare("UPDATE speaker_assignments SET profile_id = ?, source = 'moved' WHERE profile_id = ? AND item_id = ?").run(fresh, row.id, itemId);
     this.refreshVoiceprint(row.id, now);
     this.refreshVoiceprint(fresh, now);
-    this.work?.markOutputOutdated('attribute-words', itemId, now);
+    this.work?.supersede('attribute-words', itemId, now);
     return fresh;
   }
 
