@@ -8,9 +8,20 @@ import type { ChannelRecord, ItemRecord } from '../library/repository';
 import type { EngineBinding, Preflight } from '../arbiter/lanes';
 import type { CostModel, EngineAdapter, EngineEnvironment, EngineProfile } from './adapter';
 import { testAdapters, type TestEngineOptions } from './test-engine/adapter';
+import { sherpaOnnxGpuAdapter } from './sherpa-onnx-gpu/adapter';
+import { sherpaOnnxCpuAdapter } from './sherpa-onnx-cpu/adapter';
+import { voskXvectorAdapter } from './vosk-xvector/adapter';
+import { voiceprintMatchAdapter } from './voiceprint-match/adapter';
+import { wordTurnMergeAdapter } from './word-turn-merge/adapter';
 
 /** Every production engine of this build, one line each. */
-export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [];
+export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
+  sherpaOnnxGpuAdapter,
+  sherpaOnnxCpuAdapter,
+  voskXvectorAdapter,
+  voiceprintMatchAdapter,
+  wordTurnMergeAdapter,
+];
 
 export interface RegisteredEngine {
   adapter: EngineAdapter;

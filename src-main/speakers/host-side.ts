@@ -27,7 +27,7 @@ export function readVoicesOutput(file: string): VoicesRecord {
 
 /** The commit of attribute-voices (call inside the output's transaction): the profile tables for one item. */
 export function commitVoices(profiles: ProfileStore, itemId: string, voices: VoicesRecord, now: number): Map<number, string | null> {
-  return profiles.commitItem(itemId, voices.model, voices.matches, now);
+  return profiles.commitItem(itemId, voices.model, voices.matches, now, voices.threshold);
 }
 
 /** The `speakers` input of an attribute-words job: each cluster's profile now (merges followed). */

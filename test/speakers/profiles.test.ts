@@ -104,7 +104,7 @@ describe('profile changes', () => {
     addItem('a');
     addItem('b');
     const pa = host.transaction(() => profiles.commitItem('a', model, [voice(0, null, unit(1, 0))], 1)).get(0)!;
-    const pb = host.transaction(() => profiles.commitItem('b', model, [voice(0, null, unit(0.8, 0.6))], 1)).get(0)!;
+    const pb = host.transaction(() => profiles.commitItem('b', model, [voice(0, null, unit(0.3, 1))], 1)).get(0)!;
     host.transaction(() => profiles.rename(pb, 'Grace', 2));
     host.transaction(() => profiles.merge(pa, pb, 3));
     expect(profiles.list()).toEqual([{ id: pa, name: 'Grace', named: true, items: 2, seconds: 20 }]);
@@ -112,13 +112,23 @@ describe('profile changes', () => {
     expect(profiles.names()[pb]).toBe('Grace');
     expect(speakerMapFor(profiles, 'b')).toEqual({ 0: pa });
     const [snap] = profiles.snapshot(model);
-    expect(snap.voiceprint[0]).toBeCloseTo(unit(1.8, 0.6)[0], 4);
+    const b = unit(0.3, 1);
+    expect(snap.voiceprint[0]).toBeCloseTo(unit(1 + b[0], b[1])[0], 4);
     expect(() => profiles.merge(pa, pa, 4)).toThrow(expect.objectContaining({ code: 'SPEAKER_MERGE_SELF' }));
     expect(() => profiles.merge(pb, pa, 4)).toThrow(expect.objectContaining({ code: 'SPEAKER_MERGED' }));
     // A later attribution that still names the merged id lands on the kept profile.
     addItem('c');
     const pc = host.transaction(() => profiles.commitItem('c', model, [voice(0, pb, unit(1, 0.1))], 5)).get(0);
     expect(pc).toBe(pa);
+  });
+
+  it('a cluster the engine saw no profile for still joins one another item made since its snapshot', () => {
+    addItem('a');
+    addItem('b');
+    const first = host.transaction(() => profiles.commitItem('a', model, [voice(0, null, unit(1, 0))], 1)).get(0)!;
+    // Both engines ran on an empty snapshot; the second commit sees the profile the first one made.
+    expect(host.transaction(() => profiles.commitItem('b', model, [voice(0, null, unit(1, 0.2)), voice(1, null, unit(0, 1))], 2)).get(0)).toBe(first);
+    expect(profiles.list()).toHaveLength(2);
   });
 
   it('split: one wrongly merged item gets its own profile and its speaker-labelled transcript becomes stale', () => {

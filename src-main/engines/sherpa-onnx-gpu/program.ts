@@ -1,5 +1,6 @@
 // The sherpa-onnx-gpu diarize engine's program: the same job with the CUDA provider.
-import { serveJobs } from '../../speakers/jobs/serve';
+import { serveJobs } from '../program-kit';
+import { withReasonCodes } from '../../speakers/jobs/job-kit';
 import { sherpaDiarizeJob } from '../../speakers/sherpa/sherpa-diarize-job';
 
-serveJobs((job, io) => sherpaDiarizeJob({ ...job, input: { ...job.input, provider: 'cuda' } }, io, 'sherpa-onnx-gpu'));
+serveJobs(withReasonCodes((job, io) => sherpaDiarizeJob({ ...job, input: { ...job.input, provider: 'cuda' } }, io, 'sherpa-onnx-gpu')));

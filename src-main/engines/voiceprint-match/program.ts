@@ -1,5 +1,7 @@
-// The voiceprint-match attribute-voices engine's program (src-main/speakers/jobs/voices-job.ts).
-import { serveJobs } from '../../speakers/jobs/serve';
+// The voiceprint-match engine's program: a child process speaking the line protocol through the program kit
+// (the work: src-main/speakers/jobs/voices-job.ts; docs/speakers.md).
+import { serveJobs } from '../program-kit';
+import { withReasonCodes } from '../../speakers/jobs/job-kit';
 import { voicesJob } from '../../speakers/jobs/voices-job';
 
-serveJobs(voicesJob);
+serveJobs(withReasonCodes(voicesJob));

@@ -1,6 +1,7 @@
-// The vosk-xvector diarize engine's program: a child process speaking the line protocol
-// (src-main/speakers/jobs/diarize-job.ts does the work; docs/speakers.md).
-import { serveJobs } from '../../speakers/jobs/serve';
+// The vosk-xvector engine's program: a child process speaking the line protocol through the program kit
+// (the work: src-main/speakers/jobs/diarize-job.ts; docs/speakers.md).
+import { serveJobs } from '../program-kit';
+import { withReasonCodes } from '../../speakers/jobs/job-kit';
 import { diarizeJob } from '../../speakers/jobs/diarize-job';
 
-serveJobs(diarizeJob);
+serveJobs(withReasonCodes(diarizeJob));

@@ -1,5 +1,7 @@
-// The word-turn-merge attribute-words engine's program (src-main/speakers/jobs/words-job.ts).
-import { serveJobs } from '../../speakers/jobs/serve';
+// The word-turn-merge engine's program: a child process speaking the line protocol through the program kit
+// (the work: src-main/speakers/jobs/words-job.ts; docs/speakers.md).
+import { serveJobs } from '../program-kit';
+import { withReasonCodes } from '../../speakers/jobs/job-kit';
 import { wordsJob } from '../../speakers/jobs/words-job';
 
-serveJobs(wordsJob);
+serveJobs(withReasonCodes(wordsJob));

@@ -8,7 +8,7 @@ import type { EngineJob } from '../../../src-shared/protocol/engine-lines';
 import { turnsRecord } from '../../../src-shared/speakers/turns';
 import { DEFAULT_MATCH_THRESHOLD, matchClusters } from '../profiles/match';
 import { optionalNumber, readJsonFile, stringField, writeJsonFile } from './job-input';
-import type { JobAnswer, JobIo } from './serve';
+import type { JobAnswer, JobIo } from './job-kit';
 
 export const VOICES_FILE_NAME = 'voices.json';
 

@@ -8,7 +8,7 @@ import type { SpeakerNames } from '../../../src-shared/transcript/record';
 import type { Db } from '../../db/connection';
 import type { WorkStore } from '../../work/work-store';
 import { meanDirection } from '../xvector/extractor';
-import type { VoiceMatch } from './match';
+import { DEFAULT_MATCH_THRESHOLD, matchClusters, type VoiceMatch } from './match';
 
 export interface SpeakerSummary {
   id: string;
@@ -78,15 +78,23 @@ export class ProfileStore {
    * The commit of attribute-voices for one item (inside the host's transaction): the item's
    * previous assignments are replaced; a cluster whose matched profile was merged meanwhile goes
    * to the profile it became, one whose profile was forgotten (or that has none) gets a new
-   * anonymous profile, and a cluster the user forgot in this item stays forgotten. Returns the
-   * profile id of every cluster (null: forgotten).
+   * anonymous profile, and a cluster the user forgot in this item stays forgotten. A cluster the
+   * engine found no match for is matched once more against the voiceprints as they are now (a
+   * profile made by another item's commit since the engine's snapshot), so items attributed side by
+   * side do not each make the same person anew. The item's speaker-labelled transcript, if any,
+   * names the old ids: it is superseded. Returns the profile id of every cluster (null: forgotten).
    */
-  commitItem(itemId: string, model: string, clusters: readonly ClusterCommit[], now: number): Map<number, string | null> {
+  commitItem(itemId: string, model: string, clusters: readonly ClusterCommit[], now: number, threshold = DEFAULT_MATCH_THRESHOLD): Map<number, string | null> {
     const forgotten = new Set((this.db.prepare("SELECT cluster FROM speaker_assignments WHERE item_id = ? AND source = 'forgotten'").all(itemId) as { cluster: number }[]).map((r) => r.cluster));
     const before = (this.db.prepare("SELECT DISTINCT profile_id FROM speaker_assignments WHERE item_id = ? AND profile_id IS NOT NULL").all(itemId) as { profile_id: string }[]).map((r) => r.profile_id);
     this.db.prepare("DELETE FROM speaker_assignments WHERE item_id = ? AND source <> 'forgotten'").run(itemId);
     const result = new Map<number, string | null>();
     const touched = new Set(before);
+    const proposed = new Set(clusters.map((c) => (c.profile === null ? null : this.resolve(c.profile))).filter((p): p is string => p !== null));
+    const late = new Map(matchClusters(
+      clusters.filter((c) => c.profile === null && !forgotten.has(c.cluster)),
+      this.snapshot(model).filter((p) => !proposed.has(p.id)), threshold,
+    ).map((m) => [m.cluster, m]));
     const insert = this.db.prepare(`INSERT INTO speaker_assignments (item_id, cluster, profile_id, source, similarity, seconds, model, embedding, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     for (const c of clusters) {
@@ -94,15 +102,18 @@ export class ProfileStore {
         result.set(c.cluster, null);
         continue;
       }
-      let profile = c.profile === null ? null : this.resolve(c.profile);
+      const again = late.get(c.cluster);
+      let profile = c.profile === null ? again?.profile ?? null : this.resolve(c.profile);
       if (profile !== null && this.row(profile)?.model !== model) profile = null;
+      const similarity = c.profile === null ? again?.similarity ?? null : c.similarity;
       const source = profile === null ? 'new' : 'matched';
       if (profile === null) profile = this.create(model, null, now);
-      insert.run(itemId, c.cluster, profile, source, source === 'matched' ? c.similarity : null, c.seconds, model, toBlob(c.embedding), now);
+      insert.run(itemId, c.cluster, profile, source, source === 'matched' ? similarity : null, c.seconds, model, toBlob(c.embedding), now);
       result.set(c.cluster, profile);
       touched.add(profile);
     }
     for (const id of touched) this.refreshVoiceprint(id, now);
+    this.work?.supersede('attribute-words', itemId, now);
     return result;
   }
 

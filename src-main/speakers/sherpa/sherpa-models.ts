@@ -35,3 +35,10 @@ export function sherpaPreflight(modelsDir: string, lane: 'gpu' | 'cpu', gpu: { s
   }
   return { ok: true };
 }
+
+/** What shapes the output: which model files are installed (by size; a swap changes it). */
+export function sherpaFingerprint(modelsDir: string): string {
+  const paths = sherpaModelPaths(modelsDir);
+  const size = (f: string): string => (fs.existsSync(f) ? String(fs.statSync(f).size) : 'absent');
+  return `sherpa-diarization;segmentation=${size(paths.segmentation)};embedding=${size(paths.embedding)}`;
+}
