@@ -23,6 +23,13 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
 
+  // CommonJS scripts (electron-builder's hooks are loaded with require).
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+
   // Type-aware linting for TypeScript, through the tsconfig that owns each file.
   {
     files: ['**/*.ts'],

@@ -8,8 +8,9 @@ import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
 import { LibraryRepository } from '../library/repository';
 import { wallClock, type Clock } from './clock';
-import type { HostEvent } from '../../src-shared/api/contract';
+import { hostNotice, type HostEvent } from '../../src-shared/api/contract';
 import type { HostNotice } from '../../src-shared/notices/notice';
+import { BacklotError } from '../../src-shared/errors';
 
 /** Notices kept for windows that open later (the newest last). */
 const NOTICES_KEPT = 200;
@@ -65,30 +66,30 @@ export class Host {
     this.events.emit('host-event', event);
   }
 
+  /**
+   * Tells a person something (DESIGN §5: the disk gate shut, a run failed, ...): every shell hears
+   * it as a `notice` event and decides how to show it. A malformed notice is a bug in its emitter,
+   * refused here rather than shown half-formed in a window or an OS notification.
+   */
+  notify(notice: HostNotice): void {
+    const checked = hostNotice.safeParse(notice);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new BacklotError('INVALID_NOTICE', `A host notice is malformed at "${issue.path.join('.') || '(root)'}": ${issue.message}.`, { kind: notice?.kind });
+    }
+    this.noticeLog.push({ ...checked.data, id: ++this.noticeSeq });
+    if (this.noticeLog.length > NOTICES_KEPT) this.noticeLog.splice(0, this.noticeLog.length - NOTICES_KEPT);
+    this.emit({ event: 'notice', notice: checked.data });
+  }
+
+  /** Notices kept for a window that opens later: those after `afterId` (0: all kept), oldest first. */
+  notices(afterId = 0): readonly (HostNotice & { id: number })[] {
+    return this.noticeLog.filter((n) => n.id > afterId);
+  }
+
   onEvent(listener: (event: HostEvent) => void): () => void {
     this.events.on('host-event', listener);
     return () => this.events.off('host-event', listener);
-  }
-
-  /**
-   * Something a person should hear about (src-shared/notices/notice.ts): kept for the window's
-   * list, handed to the shells' notifiers (tray, OS notifications), and announced as an event.
-   */
-  notify(notice: HostNotice): void {
-    this.noticeLog.push({ ...notice, id: ++this.noticeSeq });
-    if (this.noticeLog.length > NOTICES_KEPT) this.noticeLog.splice(0, this.noticeLog.length - NOTICES_KEPT);
-    this.events.emit('notice', notice);
-    this.emit('notices-changed');
-  }
-
-  onNotice(listener: (notice: HostNotice) => void): () => void {
-    this.events.on('notice', listener);
-    return () => this.events.off('notice', listener);
-  }
-
-  /** Notices after `afterId` (0: all kept), oldest first. */
-  notices(afterId = 0): readonly (HostNotice & { id: number })[] {
-    return this.noticeLog.filter((n) => n.id > afterId);
   }
 
   close(): void {

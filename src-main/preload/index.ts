@@ -3,7 +3,8 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { ApiMethod, HostEvent } from '../../src-shared/api/contract';
 import type { ApiOutcome, BacklotBridge } from '../../src-shared/api/bridge';
-import { API_CHANNEL, EVENT_CHANNEL } from '../shells/electron/channels';
+import type { NoticeTarget } from '../../src-shared/notices/notice';
+import { API_CHANNEL, EVENT_CHANNEL, NAVIGATE_CHANNEL } from '../shells/electron/channels';
 
 const bridge: BacklotBridge = {
   call<M extends ApiMethod>(method: M, payload: unknown): Promise<ApiOutcome<M>> {
@@ -14,6 +15,13 @@ const bridge: BacklotBridge = {
     ipcRenderer.on(EVENT_CHANNEL, forward);
     return () => {
       ipcRenderer.off(EVENT_CHANNEL, forward);
+    };
+  },
+  onNavigate(listener) {
+    const forward = (_event: IpcRendererEvent, target: NoticeTarget) => listener(target);
+    ipcRenderer.on(NAVIGATE_CHANNEL, forward);
+    return () => {
+      ipcRenderer.off(NAVIGATE_CHANNEL, forward);
     };
   },
 };

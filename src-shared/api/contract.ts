@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { OPERATION_IDS } from '../catalog/operations';
 import { WORK_STATES } from '../states/states';
+import { NOTICE_KINDS, type HostNotice } from '../notices/notice';
 
 const operationId = z.enum(OPERATION_IDS);
 const stateCounts = z.object({
@@ -140,6 +141,22 @@ export function isApiMethod(name: unknown): name is ApiMethod {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(API, name);
 }
 
-/** Events the host pushes to every window. */
-export const HOST_EVENTS = ['snapshot-changed', 'runs-changed', 'lanes-changed', 'progress-changed', 'notices-changed'] as const;
-export type HostEvent = (typeof HOST_EVENTS)[number];
+/** A notice for a person (src-shared/notices/notice.ts): what Host.notify checks before it emits one. */
+export const hostNotice = z.object({
+  kind: z.enum(NOTICE_KINDS),
+  at: z.number(),
+  code: z.string().min(1),
+  params: z.record(z.string(), z.unknown()),
+  target: z.discriminatedUnion('view', [
+    z.object({ view: z.literal('runs'), run: z.number().int().optional() }).strict(),
+    z.object({ view: z.literal('lanes'), lane: z.string().optional() }).strict(),
+    z.object({ view: z.literal('item'), item: z.string().min(1) }).strict(),
+    z.object({ view: z.literal('settings'), key: z.string().optional() }).strict(),
+    z.object({ view: z.literal('library'), channel: z.string().optional() }).strict(),
+  ]),
+}).strict() satisfies z.ZodType<HostNotice>;
+
+// The host's pushed events live in their own zod-free module, so the window can read frames
+// without bundling the schemas; re-exported here because this file is the contract.
+export { HOST_SIGNALS, isNoticeEvent, hostEventFrame, readHostEventFrame } from './host-events';
+export type { HostEvent, HostSignal, NoticeEvent } from './host-events';

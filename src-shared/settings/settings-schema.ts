@@ -3,10 +3,11 @@
 import { z } from 'zod';
 import { CATALOG, OPERATION_IDS, type OperationId } from '../catalog/operations';
 import { quietWindowSchema, type QuietWindow } from '../schedule/quiet-window';
+import { NOTICE_KINDS, type NoticeKind } from '../notices/notice';
 
 export type SettingApplies = 'live' | 'restart';
 /** How a typed-in text becomes a value (CLI, plain text fields); zod still has the last word. */
-export type SettingInput = 'integer' | 'number' | 'nullable-number' | 'enum' | 'json' | 'list';
+export type SettingInput = 'integer' | 'number' | 'nullable-number' | 'enum' | 'boolean' | 'json' | 'list';
 
 export interface SettingSpec<S extends z.ZodType = z.ZodType> {
   schema: S;
@@ -56,6 +57,35 @@ const engineList = <O extends OperationId>(op: O) => {
 
 export function engineSettingKey(op: OperationId): `engines.${OperationId}` {
   return `engines.${op}`;
+}
+
+const flag = (def: boolean, description: string) => spec({
+  schema: z.boolean({ error: 'must be true or false' }), default: def, applies: 'live', input: 'boolean', description,
+});
+
+/** One sentence per notice kind for its off switch (the kinds are src-shared/notices/notice.ts). */
+const NOTICE_SWITCH_TEXT: Record<NoticeKind, string> = {
+  'run-failed': 'a piece of work failed after its last retry',
+  'disk-gate-shut': 'the disk gate shut because free space ran low',
+  'disk-full': 'nothing can be written because the disk is full',
+  'cooldown-opened': 'a platform refused Backlot and its network lanes wait',
+  'preflight-failed': "a lane cannot start because its engines' preflight failed",
+  'spend-cap-reached': 'remote work stopped at the spend cap',
+  'backlog-finished': "an operation's backlog ran out",
+};
+
+/** The desktop shell's knobs (docs/desktop.md): the tray, login and one off switch per notice kind. */
+const DESKTOP_SETTINGS = {
+  'desktop.closeToTray': flag(true, 'Closing the window keeps Backlot working in the tray; false quits instead.'),
+  'desktop.openAtLogin': flag(false, 'Start Backlot in the tray when you log in.'),
+  ...Object.fromEntries(NOTICE_KINDS.map((kind) => [
+    `notifications.${kind}`, flag(true, `Show a desktop notification when ${NOTICE_SWITCH_TEXT[kind]}.`),
+  ])) as { [K in NoticeKind as `notifications.${K}`]: SettingSpec<z.ZodBoolean> },
+};
+
+/** The setting that turns a notice kind's OS notifications on or off. */
+export function noticeSettingKey(kind: NoticeKind): `notifications.${NoticeKind}` {
+  return `notifications.${kind}`;
 }
 
 export const SETTINGS = {
@@ -139,6 +169,7 @@ export const SETTINGS = {
     default: 0.5, applies: 'live', input: 'number',
     description: 'Cosine similarity at or above which a diarized voice is matched to an existing speaker profile (higher: more new profiles).',
   }),
+  ...DESKTOP_SETTINGS,
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -213,6 +244,8 @@ export function parseSettingInput(key: SettingKey, text: string): ParsedInput {
       return { ok: true, value: t };
     case 'list':
       return { ok: true, value: t === '' ? [] : t.split(',').map((x) => x.trim()).filter((x) => x !== '') };
+    case 'boolean':
+      return t === 'true' ? { ok: true, value: true } : t === 'false' ? { ok: true, value: false } : { ok: false, problem: 'must be true or false' };
     case 'json':
       try {
         return { ok: true, value: JSON.parse(t) as unknown };

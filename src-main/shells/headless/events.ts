@@ -1,9 +1,9 @@
 // Pushes host events to every connected window over a WebSocket, the headless twin of the
-// Electron shell's webContents.send. Messages are `{"event": "<HostEvent>"}`, one per frame.
+// Electron shell's webContents.send. One event per frame, in the contract's wire form (hostEventFrame).
 import { WebSocketServer, WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { HostEvent } from '../../../src-shared/api/contract';
+import { hostEventFrame, type HostEvent } from '../../../src-shared/api/contract';
 
 export class EventHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 });
@@ -18,7 +18,7 @@ export class EventHub {
   }
 
   broadcast(event: HostEvent): void {
-    const frame = JSON.stringify({ event });
+    const frame = JSON.stringify(hostEventFrame(event));
     for (const client of this.wss.clients) {
       if (client.readyState === WebSocket.OPEN) client.send(frame);
     }

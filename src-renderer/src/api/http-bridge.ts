@@ -1,6 +1,7 @@
 // The browser's stand-in for the preload bridge, for the headless shell: calls are
 // `POST /api/<method>` with the token as a Bearer header, events arrive on the /events WebSocket.
-import type { ApiMethod, ApiResponse, HostEvent } from '../../../src-shared/api/contract';
+import type { ApiMethod, ApiResponse } from '../../../src-shared/api/contract';
+import { readHostEventFrame, type HostEvent } from '../../../src-shared/api/host-events';
 import type { ApiOutcome, BacklotBridge } from '../../../src-shared/api/bridge';
 import { takeToken } from './token';
 
@@ -48,10 +49,10 @@ function subscribeEvents(win: Window, token: string | null, listener: (event: Ho
     socket.onopen = () => { delayMs = 500; };
     socket.onmessage = (message) => {
       try {
-        const data = JSON.parse(String(message.data)) as { event?: unknown };
-        if (typeof data.event === 'string') listener(data.event as HostEvent);
+        const event = readHostEventFrame(JSON.parse(String(message.data)));
+        if (event !== null) listener(event);
       } catch {
-        // Not ours to interpret; the host only sends {"event": ...}.
+        // Not ours to interpret; the host only sends its event frames.
       }
     };
     socket.onclose = () => {
