@@ -7,7 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-system-packages.sh
 ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund
-bash scripts/install-models.sh
 bash scripts/install-engines.sh
 npm run build
 have_electron() {

@@ -9,7 +9,6 @@ bash scripts/install-system-packages.sh
 # Chromium) and cannot be downloaded everywhere.
 export ELECTRON_SKIP_BINARY_DOWNLOAD="${ELECTRON_SKIP_BINARY_DOWNLOAD:-1}"
 npm ci --no-audit --no-fund
-bash scripts/install-models.sh
 bash scripts/install-engines.sh
 npm run lint
 npm run typecheck
