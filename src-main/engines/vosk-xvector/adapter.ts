@@ -32,8 +32,10 @@ export const voskXvectorAdapter: EngineAdapter = {
     }
     return ffmpegPreflight();
   },
+  // A long-lived worker: the network and the VAD stay loaded from one item to the next.
   launch: (job) => ({
-    kind: 'process',
+    kind: 'worker',
+    key: xvectorModelDir(job.env.resourcesDir),
     command: nodeProgram(PROGRAM),
     input: {
       media: job.inputs.download ?? job.item?.media_path ?? '',
