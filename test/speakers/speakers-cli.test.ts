@@ -27,7 +27,7 @@ beforeAll(() => {
   const store = new ProfileStore(host.db, host.work);
   host.transaction(() => {
     host.library.addChannel({ id: 'ch', kind: 'folder', platform: 'folder', title: 'Talks', source: '/talks' }, 0);
-    for (const id of ['i1', 'i2']) host.library.addItem({ id, channel_id: 'ch', external_id: id, title: id, published_at: 0, media_state: 'local' }, 0);
+    for (const id of ['i1', 'i2']) host.library.addItem({ id, channel_id: 'ch', external_id: id, title: id, published_at: 0, media_state: 'local', media_path: recordingWav('cards', 4, dir) }, 0);
     const a = store.commitItem('i1', 'vosk-model-spk-0.4', [
       { cluster: 0, profile: null, similarity: null, seconds: 12.5, embedding: unit(1, 0, 0) },
       { cluster: 1, profile: null, similarity: null, seconds: 7, embedding: unit(0, 1, 0) },
@@ -80,6 +80,13 @@ describe('backlot speakers', () => {
     expect(seconds).toBeGreaterThan(3);
     const list = JSON.parse(backlot('speakers', 'list', '--json').stdout).speakers;
     expect(list).toContainEqual({ id, name: 'Elinor', items: 0, seconds });
+  });
+
+  it('enrols into an existing profile from a span of a library item\'s media', () => {
+    const r = backlot('speakers', 'enrol', ids[1], '--item', 'i1', '--from', '1', '--to', '6', '--json');
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).id).toBe(ids[1]);
+    expect(backlot('speakers', 'enrol', ids[1], '--item', 'nope').stderr).toMatch(/ITEM_NOT_FOUND/);
   });
 
   it('refuses with a code and one sentence, never a stack trace', () => {

@@ -3,6 +3,7 @@
 // (delete a person's profile and voiceprint) and enrol (a profile from a chosen clip of a file).
 import path from 'node:path';
 import { CliUsageError, parseCommandArgs } from '../args';
+import { BacklotError } from '../../../src-shared/errors';
 import { withApp } from '../app';
 import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { embedClip } from '../../speakers/enrol';
@@ -17,7 +18,7 @@ const USAGE = [
   'backlot speakers merge KEEP OTHER',
   'backlot speakers split ID ITEM',
   'backlot speakers forget ID',
-  'backlot speakers enrol ID|--new NAME FILE [--from S] [--to S]',
+  'backlot speakers enrol ID|--new NAME FILE|--item ITEM [--from S] [--to S]',
 ].join(' | ');
 
 const FLAGS = {
@@ -26,6 +27,7 @@ const FLAGS = {
   new: { type: 'string' },
   from: { type: 'string' },
   to: { type: 'string' },
+  item: { type: 'string' },
 } as const;
 
 function seconds(value: string | undefined, name: string): number | undefined {
@@ -97,16 +99,26 @@ export const speakersCommand: Command = {
           return 0;
         });
       case 'enrol': {
+        // The clip is a file, or an item of the library (its media), from --from to --to seconds.
         const target = values.new === undefined ? rest[0] : null;
-        const file = values.new === undefined ? rest[1] : rest[0];
-        if (rest.length !== (values.new === undefined ? 2 : 1) || !file) throw new CliUsageError('Usage: backlot speakers enrol ID|--new NAME FILE [--from S] [--to S]');
+        const fileArgs = rest.slice(values.new === undefined ? 1 : 0);
+        if ((values.new === undefined && !target) || fileArgs.length !== (values.item === undefined ? 1 : 0)) {
+          throw new CliUsageError('Usage: backlot speakers enrol ID|--new NAME FILE|--item ITEM [--from S] [--to S]');
+        }
         const model = loadXVectorModel(xvectorModelDir());
         const fromS = seconds(values.from, 'from');
         const toS = seconds(values.to, 'to');
         return withApp(values.data, async (app) => {
-          const clip = await embedClip(path.resolve(file), model, sileroVadModel(), { fromS, toS });
+          let file = fileArgs[0] ? path.resolve(fileArgs[0]) : '';
+          if (values.item !== undefined) {
+            const item = app.host.library.item(values.item);
+            if (!item) throw new BacklotError('ITEM_NOT_FOUND', `There is no item ${values.item} in this library.`, { item: values.item });
+            if (!item.media_path) throw new BacklotError('MEDIA_MISSING', `Item ${values.item} has no media file to enrol from.`, { item: values.item });
+            file = item.media_path;
+          }
+          const clip = await embedClip(file, model, sileroVadModel(), { fromS, toS });
           const store = new ProfileStore(app.host.db, app.host.work);
-          const source = `${path.resolve(file)} ${fromS ?? 0}-${toS ?? 'end'}`;
+          const source = `${values.item !== undefined ? `item ${values.item}` : file} ${fromS ?? 0}-${toS ?? 'end'}`;
           const id = app.host.transaction(() => store.enrol(target, values.new ?? null, XVECTOR_MODEL_NAME, { ...clip, source }, app.host.now()));
           out(`Enrolled ${clip.seconds} s of speech into speaker ${id}.`, { id, seconds: clip.seconds });
           return 0;
