@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { Host } from './host';
 import { Dispatcher } from '../dispatch/dispatcher';
-import type { EngineProfile } from '../engines/adapter';
+import type { EngineAdapter, EngineProfile } from '../engines/adapter';
+import type { GpuReport } from '../gates/gpu';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import { DATABASE_FILE_NAME } from '../db/connection';
 
@@ -14,6 +15,10 @@ export interface AppOptions {
   dispatch?: boolean;
   engines?: EngineProfile;
   test?: TestEngineOptions;
+  /** For tests: adapters beside the profile's own (a second engine on another lane). */
+  extraAdapters?: readonly EngineAdapter[];
+  /** For tests: a GPU report instead of asking the hardware. */
+  gpu?: GpuReport;
 }
 
 export interface BacklotApp {
@@ -25,7 +30,7 @@ export interface BacklotApp {
 export async function openApp(options: AppOptions): Promise<BacklotApp> {
   const dataDir = path.resolve(options.dataDir);
   const host = new Host({ databaseFile: path.join(dataDir, DATABASE_FILE_NAME) });
-  const dispatcher = new Dispatcher(host, { dataDir, profile: options.engines ?? 'production', test: options.test });
+  const dispatcher = new Dispatcher(host, { dataDir, profile: options.engines ?? 'production', test: options.test, extraAdapters: options.extraAdapters, gpu: options.gpu });
   try {
     if (options.dispatch) await dispatcher.start();
     else await dispatcher.prepare();
