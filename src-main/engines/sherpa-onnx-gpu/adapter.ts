@@ -1,14 +1,14 @@
 // The sherpa-onnx-gpu diarize engine (docs/speakers.md "Better models"): pyannote segmentation
 // and a speaker-embedding model through sherpa-onnx-node with the CUDA provider. Its preflight refuses with
 // MODEL_MISSING until the model manager has put both models in <data>/models/diarization/.
-import { fileURLToPath } from 'node:url';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
+import { engineProgramFile } from '../../speakers/program-file';
 import { ffmpegPreflight, speakerFailure } from '../../speakers/adapter-support';
 import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { sherpaFingerprint, sherpaPreflight } from '../../speakers/sherpa/sherpa-models';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgramFile('sherpa-onnx-gpu');
 
 export const sherpaOnnxGpuAdapter: EngineAdapter = {
   id: 'sherpa-onnx-gpu',

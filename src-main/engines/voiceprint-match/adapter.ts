@@ -3,15 +3,15 @@
 // commit writes the profile tables in the output's transaction (ProfileStore.commitItem).
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
+import { engineProgramFile } from '../../speakers/program-file';
 import { readProfiles, speakerFailure } from '../../speakers/adapter-support';
 import { commitVoices, readVoicesOutput, writeProfilesSnapshot } from '../../speakers/host-side';
 import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { XVECTOR_MODEL_NAME } from '../../speakers/jobs/diarize-job';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgramFile('voiceprint-match');
 
 /** The embedding model the turns were made with: the profiles to match are that model's. */
 function turnsModel(file: string | undefined): string {

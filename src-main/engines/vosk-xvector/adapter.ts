@@ -2,9 +2,9 @@
 // agglomerative clustering on the cpu lane, with the bundled models of scripts/install-models.sh.
 // Its commit clears what the user forgot in the item's old clusters and supersedes the item's
 // attribution outputs, which name clusters of the diarization they were made from.
-import { fileURLToPath } from 'node:url';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
+import { engineProgramFile } from '../../speakers/program-file';
 import { XVECTOR_MODEL_FILES } from '../../speakers/xvector/extractor';
 import { ffmpegPreflight, filesPreflight, speakerFailure } from '../../speakers/adapter-support';
 import { sileroVadModel, xvectorModelDir } from '../../speakers/model-paths';
@@ -12,7 +12,7 @@ import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { loadSherpa } from '../../speakers/vad/silero-vad';
 import path from 'node:path';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgramFile('vosk-xvector');
 
 export const voskXvectorAdapter: EngineAdapter = {
   id: 'vosk-xvector',

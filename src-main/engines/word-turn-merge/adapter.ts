@@ -1,13 +1,13 @@
 // The word-turn-merge attribute-words engine (docs/speakers.md): the transcript's words get the
 // profile ids of the turns they fall in. The cluster-to-profile map is read when the job is built;
 // an attribute-voices commit afterwards supersedes this output, so it is redone with the new map.
-import { fileURLToPath } from 'node:url';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
+import { engineProgramFile } from '../../speakers/program-file';
 import { readProfiles, speakerFailure } from '../../speakers/adapter-support';
 import { speakerMapFor } from '../../speakers/host-side';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgramFile('word-turn-merge');
 
 export const wordTurnMergeAdapter: EngineAdapter = {
   id: 'word-turn-merge',
