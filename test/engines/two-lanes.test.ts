@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openApp, type BacklotApp } from '../../src-main/host/app';
+import { openApp, type BacklotApp } from '../../src-main/app/open-app';
 import { addSource } from '../../src-main/library/add-source';
 import { testAdapter } from '../../src-main/engines/test-engine/adapter';
 import type { EngineAdapter } from '../../src-main/engines/adapter';

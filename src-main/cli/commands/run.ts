@@ -8,7 +8,8 @@ import { CliUsageError, parseCommandArgs } from '../args';
 import { databaseFile } from '../data-dir';
 import { engineProfileFlag, testEngineOptions } from '../engine-flags';
 import { listenForStop } from '../stop-signal';
-import { openApp, type BacklotApp } from '../../host/app';
+import { openCliApp } from '../app';
+import type { BacklotApp } from '../../dispatch/backlot-app';
 import { idleSummary } from '../../dispatch/idle-summary';
 import type { UnitEnded } from '../../dispatch/dispatcher';
 import { CATALOG, type OperationId } from '../../../src-shared/catalog/operations';
@@ -37,7 +38,7 @@ export const runCommand: Command = {
     const stop = listenForStop();
     let app: BacklotApp;
     try {
-      app = await openApp({ dataDir: path.dirname(databaseFile(values.data)), dispatch: true, engines, test });
+      app = await openCliApp({ dataDir: path.dirname(databaseFile(values.data)), dispatch: true, engines, test });
     } catch (e) {
       stop.dispose();
       throw e;

@@ -8,6 +8,7 @@ import { databaseFile } from '../data-dir';
 import { DEFAULT_RENDERER_DIR, startHeadlessApp } from '../../shells/headless/start';
 import { engineProfileFlag, testEngineOptions } from '../engine-flags';
 import { listenForStop } from '../stop-signal';
+import { openCliApp } from '../app';
 
 const USAGE = 'serve [--data DIR] [--port N] [--token T] [--engines production|test] [--no-dispatch]';
 
@@ -37,7 +38,7 @@ export const serveCommand: Command = {
         test,
         port: portFlag(values.port),
         token: values.token,
-      });
+      }, openCliApp);
     } catch (e) {
       stop.dispose();
       throw e;
