@@ -4,7 +4,7 @@
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { engineProgramFile } from '../../speakers/program-file';
-import { ffmpegPreflight, speakerFailure } from '../../speakers/adapter-support';
+import { ffmpegPreflight, speakerFailure } from '../speaker-adapters';
 import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { sherpaFingerprint, sherpaPreflight } from '../../speakers/sherpa/sherpa-models';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { engineProgramFile } from '../../speakers/program-file';
-import { readProfiles, speakerFailure } from '../../speakers/adapter-support';
+import { readProfiles, speakerFailure } from '../speaker-adapters';
 import { commitVoices, readVoicesOutput, writeProfilesSnapshot } from '../../speakers/host-side';
 import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { XVECTOR_MODEL_NAME } from '../../speakers/jobs/diarize-job';

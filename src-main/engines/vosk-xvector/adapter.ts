@@ -6,7 +6,7 @@ import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { engineProgramFile } from '../../speakers/program-file';
 import { XVECTOR_MODEL_FILES } from '../../speakers/xvector/extractor';
-import { ffmpegPreflight, filesPreflight, speakerFailure } from '../../speakers/adapter-support';
+import { ffmpegPreflight, filesPreflight, speakerFailure } from '../speaker-adapters';
 import { sileroVadModel, xvectorModelDir } from '../../speakers/model-paths';
 import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { loadSherpa } from '../../speakers/vad/silero-vad';

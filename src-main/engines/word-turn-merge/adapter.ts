@@ -4,7 +4,7 @@
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { engineProgramFile } from '../../speakers/program-file';
-import { readProfiles, speakerFailure } from '../../speakers/adapter-support';
+import { readProfiles, speakerFailure } from '../speaker-adapters';
 import { speakerMapFor } from '../../speakers/host-side';
 
 const PROGRAM = engineProgramFile('word-turn-merge');

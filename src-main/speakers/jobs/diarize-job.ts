@@ -7,7 +7,7 @@ import { TURNS_FILE_NAME } from '../../../src-shared/speakers/turns';
 import { DEFAULT_DIARIZE, diarizeFile } from '../diarize/diarize';
 import { loadXVectorModel, type XVectorModel } from '../xvector/extractor';
 import { optionalNumber, stringField, writeJsonFile } from './job-input';
-import type { JobAnswer, JobIo } from './job-kit';
+import type { JobAnswer, JobIo } from './job-types';
 
 export const XVECTOR_ENGINE_ID = 'vosk-xvector';
 export const XVECTOR_MODEL_NAME = 'vosk-model-spk-0.4';

@@ -8,7 +8,7 @@ import type { EngineJob } from '../../../src-shared/protocol/engine-lines';
 import { turnsRecord } from '../../../src-shared/speakers/turns';
 import { DEFAULT_MATCH_THRESHOLD, matchClusters } from '../profiles/match';
 import { optionalNumber, readJsonFile, stringField, writeJsonFile } from './job-input';
-import type { JobAnswer, JobIo } from './job-kit';
+import type { JobAnswer, JobIo } from './job-types';
 
 export const VOICES_FILE_NAME = 'voices.json';
 

@@ -8,7 +8,7 @@ import { turnsRecord } from '../../../src-shared/speakers/turns';
 import { transcriptRecord } from '../../../src-shared/transcript/record';
 import { attributeWords } from '../attribute-words';
 import { readJsonFile, stringField, writeJsonFile } from './job-input';
-import type { JobAnswer, JobIo } from './job-kit';
+import type { JobAnswer, JobIo } from './job-types';
 
 export const LABELLED_TRANSCRIPT_FILE = 'transcript.json';
 

@@ -12,7 +12,7 @@ import { TURNS_FILE_NAME, TURNS_FORMAT_VERSION, type TurnsRecord } from '../../.
 import { decodePcm16k } from '../audio/decode';
 import { meanDirection } from '../xvector/extractor';
 import { optionalNumber, stringField, writeJsonFile } from '../jobs/job-input';
-import type { JobAnswer, JobIo } from '../jobs/job-kit';
+import type { JobAnswer, JobIo } from '../jobs/job-types';
 import { sherpaModelPaths, sherpaPreflight } from './sherpa-models';
 
 interface Stream { acceptWaveform(o: { sampleRate: number; samples: Float32Array }): void; inputFinished(): void }

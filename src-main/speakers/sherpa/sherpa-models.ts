@@ -5,7 +5,6 @@
 // MODEL_MISSING, naming the file and how to add it.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Preflight } from '../../arbiter/lanes';
 
 export const SHERPA_DIARIZATION_DIR = 'diarization';
 export const SEGMENTATION_FILE = 'segmentation.onnx';
@@ -18,7 +17,8 @@ export function sherpaModelPaths(modelsDir: string): SherpaModelPaths {
   return { segmentation: path.join(dir, SEGMENTATION_FILE), embedding: path.join(dir, EMBEDDING_FILE) };
 }
 
-export type SherpaPreflight = Preflight | { ok: false; code: string; message: string; params: Record<string, unknown> };
+/** The shape of an engine preflight (src-main/arbiter/lanes.ts), with the refusal's parameters. */
+export type SherpaPreflight = { ok: true } | { ok: false; code: string; message: string; params?: Record<string, unknown> };
 
 /** The sherpa-onnx diarize engines' preflight: a usable GPU for the gpu one, and both model files. */
 export function sherpaPreflight(modelsDir: string, lane: 'gpu' | 'cpu', gpu: { slots: number; reason: string | null }): SherpaPreflight {

@@ -7,8 +7,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE_NAME } from '../db/connection';
 import type { Preflight } from '../arbiter/lanes';
-import type { FailurePlan, EngineFailureReport } from '../engines/adapter';
-import { ProfileStore } from './profiles/profile-store';
+import type { FailurePlan, EngineFailureReport } from './adapter';
+import { ProfileStore } from '../speakers/profiles/profile-store';
 
 /** Runs fn over the library's profiles through a read-only connection, closed at once. */
 export function readProfiles<T>(dataDir: string, fn: (profiles: ProfileStore) => T): T {

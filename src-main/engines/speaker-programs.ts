@@ -1,9 +1,7 @@
-// The speaker jobs run under the program kit (src-main/engines/program-kit.ts); their refusals are
-// BacklotErrors with a code, which the kit's line protocol carries as EngineJobErrors.
-import { isBacklotError } from '../../../src-shared/errors';
-import { EngineJobError, type JobHandler } from '../../engines/program-kit';
-
-export type { JobAnswer, JobIo, JobHandler } from '../../engines/program-kit';
+// What the speaker engines' programs share: their jobs (src-main/speakers/jobs/) refuse with
+// BacklotErrors, which the program kit's line protocol carries as EngineJobErrors with the code.
+import { isBacklotError } from '../../src-shared/errors';
+import { EngineJobError, type JobHandler } from './program-kit';
 
 export function withReasonCodes(handler: JobHandler): JobHandler {
   return async (job, io) => {
