@@ -114,6 +114,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       return a.treeStore.currentOrDefault(a.laneKeys(), now);
     },
 
+    'notices.list': ({ after }) => ({ notices: [...host.notices(after ?? 0)] }),
     'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),
   };
 }

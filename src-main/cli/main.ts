@@ -3,6 +3,7 @@
 import { isBacklotError } from '../../src-shared/errors';
 import { COMMANDS, printHelp } from './commands/index';
 import { CliUsageError } from './args';
+import { storageErrorCode } from '../db/storage-errors';
 
 async function main(argv: string[]): Promise<number> {
   const [word, ...rest] = argv;
@@ -29,6 +30,12 @@ main(process.argv.slice(2)).then(
       process.exitCode = err.exitCode;
     } else if (isBacklotError(err)) {
       process.stderr.write(`backlot: ${err.code}: ${err.message}\n`);
+      process.exitCode = 1;
+    } else if (storageErrorCode(err) === 'DISK_FULL') {
+      process.stderr.write('backlot: DISK_FULL: The disk holding the library is full; free some space and try again.\n');
+      process.exitCode = 1;
+    } else if (storageErrorCode(err) === 'IO_ERROR') {
+      process.stderr.write(`backlot: IO_ERROR: Reading or writing the library failed (${(err as { code?: string }).code ?? 'I/O error'}).\n`);
       process.exitCode = 1;
     } else {
       process.stderr.write(`backlot: INTERNAL: ${(err as Error)?.message ?? String(err)}\n`);

@@ -109,6 +109,10 @@ export const SETTINGS = {
     schema: count(0), default: 10e9, applies: 'live', input: 'integer',
     description: 'Below this many free bytes every media writer holds; must not exceed the draining threshold.',
   }),
+  'diskFull.resumeAboveBytes': spec({
+    schema: count(0), default: 32 * 1024 * 1024, applies: 'live', input: 'integer',
+    description: 'After the disk filled up, work resumes once the library volume has more than this many free bytes.',
+  }),
   'retry.maxAttempts': spec({
     schema: count(1, 100), default: 3, applies: 'live', input: 'integer',
     description: 'Attempts before a failing item is deferred as failed until the user retries it.',
