@@ -13,6 +13,11 @@ import { feedAdapter } from './feed/adapter';
 import { folderScanAdapter } from './folder-scan/adapter';
 import { ytDlpAdapter } from './yt-dlp/adapter';
 import { httpAdapter } from './http/adapter';
+import { sherpaOnnxGpuAdapter } from './sherpa-onnx-gpu/adapter';
+import { sherpaOnnxCpuAdapter } from './sherpa-onnx-cpu/adapter';
+import { voskXvectorAdapter } from './vosk-xvector/adapter';
+import { voiceprintMatchAdapter } from './voiceprint-match/adapter';
+import { wordTurnMergeAdapter } from './word-turn-merge/adapter';
 
 /** Every production engine of this build, one line each. */
 export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
@@ -21,6 +26,11 @@ export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
   folderScanAdapter,
   ytDlpAdapter,
   httpAdapter,
+  sherpaOnnxGpuAdapter,
+  sherpaOnnxCpuAdapter,
+  voskXvectorAdapter,
+  voiceprintMatchAdapter,
+  wordTurnMergeAdapter,
 ];
 
 export interface RegisteredEngine {

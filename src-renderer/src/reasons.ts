@@ -144,6 +144,16 @@ export const REASON_SENTENCES: Readonly<Record<ReasonCode, Sentence>> = {
   OUTPUT_MISSING: () => "The engine's output was missing.",
   OUTPUT_COMMIT_FAILED: () => "The engine's output could not be saved.",
   OUTPUT_COMMIT_INVALID: () => "The engine's output was not valid and was not saved.",
+  MEDIA_MISSING: (p) => `The media file${text(p.file) ? ` ${text(p.file)}` : ''} is not there.`,
+  MEDIA_NO_AUDIO: () => 'The media file has no audio stream.',
+  MEDIA_UNREADABLE: () => 'The media file could not be decoded; it may be damaged.',
+  FFMPEG_MISSING: () => 'ffmpeg is not installed.',
+  MODEL_INVALID: (p) => `The engine's model file${text(p.file) ? ` ${text(p.file)}` : ''} is damaged or of another kind.`,
+  JOB_INPUT_INVALID: (p) => `The engine was given an incomplete job${text(p.field) ? ` (no ${text(p.field)})` : ''}.`,
+  INPUT_MISSING: () => 'An output this work builds on is missing.',
+  INPUT_INVALID: () => 'An output this work builds on is malformed.',
+  SETTING_INVALID: (p) => `A setting${text(p.setting) ? ` (${text(p.setting)})` : ''} has a value the engine cannot use.`,
+  DECODE_CANCELLED: () => 'Decoding was cancelled.',
 };
 
 export interface DescribedReason {

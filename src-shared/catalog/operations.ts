@@ -68,6 +68,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     engines: [
       { id: 'sherpa-onnx-gpu', lane: lane('gpu') },
       { id: 'sherpa-onnx-cpu', lane: lane('cpu') },
+      { id: 'vosk-xvector', lane: lane('cpu') },
     ],
   },
   {

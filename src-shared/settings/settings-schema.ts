@@ -163,6 +163,17 @@ export const SETTINGS = {
     schema: count(5), default: 120, applies: 'live', input: 'integer',
     description: 'Seconds an engine may go without reporting progress before it is killed as stalled.',
   }),
+  // Speakers (docs/speakers.md): the thresholds measured on the pocketsphinx-testdata voices.
+  'speakers.diarizeThreshold': spec({
+    schema: z.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0' }).lt(2, { error: 'must be below 2' }),
+    default: 0.65, applies: 'live', input: 'number',
+    description: 'Cosine distance above which diarization keeps two groups of speech apart as different speakers (lower: more speakers).',
+  }),
+  'speakers.matchThreshold': spec({
+    schema: z.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0' }).max(1, { error: 'must be at most 1' }),
+    default: 0.5, applies: 'live', input: 'number',
+    description: 'Cosine similarity at or above which a diarized voice is matched to an existing speaker profile (higher: more new profiles).',
+  }),
   ...DESKTOP_SETTINGS,
   ...ACQUISITION_SETTINGS,
 } as const satisfies Record<string, SettingSpec>;

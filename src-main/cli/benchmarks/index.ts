@@ -2,6 +2,7 @@
 import type { Benchmark } from './types';
 import { pipelineBench, simBench, snapshotBench, snapshotHostBench, uploadsBench } from './rule-engine';
 import { downloadBench, engineOverheadBench, feedSyncBench } from './acquisition';
+import { speakersBench } from './speakers';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   snapshotBench,
@@ -12,4 +13,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   engineOverheadBench,
   downloadBench,
   feedSyncBench,
+  speakersBench,
 ];

@@ -13,6 +13,7 @@ export const BENCH_FLAGS = {
   statements: { type: 'boolean' },
   mb: { type: 'string' },
   data: { type: 'string' },
+  minutes: { type: 'string' },
 } as const;
 
 export type BenchValues = { [K in keyof typeof BENCH_FLAGS]?: (typeof BENCH_FLAGS)[K]['type'] extends 'string' ? string : boolean };

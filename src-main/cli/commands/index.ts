@@ -14,6 +14,7 @@ import { runCommand } from './run';
 import { itemsCommand } from './items';
 import { enginesCommand } from './engines';
 import { redoCommand } from './redo';
+import { speakersCommand } from './speakers';
 export interface Command {
   name: string;
   summary: string;
@@ -40,6 +41,7 @@ export const COMMANDS: Command[] = [
   itemsCommand,
   enginesCommand,
   redoCommand,
+  speakersCommand,
 ];
 
 /** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */

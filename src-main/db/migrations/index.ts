@@ -1,4 +1,6 @@
 // The ordered list of migrations; a new one is appended, never edited in place once shipped.
+// Version numbers are assigned per area (docs/speakers.md), so the list may have gaps while
+// branches land; migrate() applies each missing version in order.
 import { sql as library } from './001-library';
 import { sql as work } from './002-work';
 import { sql as scheduling } from './003-scheduling';
@@ -9,6 +11,7 @@ import { sql as fewerReadyIndexes } from './007-fewer-ready-indexes';
 import { sql as leanWorkIndexes } from './008-lean-work-indexes';
 import { sql as engineFingerprints } from './009-engine-fingerprints';
 import { sql as acquisition } from './010-acquisition';
+import { sql as speakers } from './011-speakers';
 
 export interface Migration {
   version: number;
@@ -27,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'lean-work-indexes', sql: leanWorkIndexes },
   { version: 9, name: 'engine-fingerprints', sql: engineFingerprints },
   { version: 10, name: 'acquisition', sql: acquisition },
+  { version: 11, name: 'speakers', sql: speakers },
 ];
