@@ -51,7 +51,9 @@ export interface ArbiterConfig {
 export type FailureDisposition = 'retry' | 'requeue' | 'fail' | 'exclude';
 
 export type UnitResult =
-  | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string; engineFingerprint?: string; record?: (now: number) => void }
+  | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string; engineFingerprint?: string;
+      /** What channel work was made of (a roll-up's digests): recorded as its output's fingerprint. */
+      inputFingerprint?: string; record?: (now: number) => void }
   | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number; disposition?: FailureDisposition; record?: (now: number) => void };
 
 /** What a completion changed, for the notices: work deferred as failed after its last attempt. */
@@ -376,7 +378,7 @@ export class Arbiter {
     result.record?.(now);
     if (result.outcome === 'done') {
       const bytes = result.bytes ?? unit.reservedBytes;
-      this.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, now);
+      this.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, result.inputFingerprint ?? null, now);
       this.recordInRun(() => this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now));
     } else {
       failedTerminally = this.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
@@ -410,11 +412,14 @@ export class Arbiter {
     }
   }
 
-  private commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, engine: string | null, now: number): void {
+  private commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, engine: string | null, inputFingerprint: string | null, now: number): void {
     switch (unit.operation) {
       case 'sync':
         this.host.library.markSynced(unit.channelId, now);
         this.due.forget();
+        return;
+      case 'channel-digest':
+        this.host.work.recordChannelOutput(unit.operation, unit.channelId, { path: outputPath, bytes, jobId, engine, inputFingerprint }, now);
         return;
       case 'download':
         this.host.work.recordMediaOutput(unit.itemId, { path: outputPath, bytes, jobId, engine });
