@@ -25,6 +25,7 @@ import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import { LANE_KEYS, type SettingKey, type SettingsValues } from '../../src-shared/settings/settings-schema';
 import { resourcesDir } from '../engines/resources';
 import { UnitProgress, type ProgressReport } from './unit-progress';
+import { calendarPeriod } from '../../src-shared/schedule/calendar-period';
 
 export interface DispatcherOptions {
   dataDir: string;
@@ -62,6 +63,10 @@ export class Dispatcher {
   private dispatching = false;
   private unsubscribe: (() => void) | null = null;
   private rebuilding: Promise<void> | null = null;
+  /** When the current channel-digest period ends: every roll-up is derived again then. */
+  private rollupBoundary = Number.POSITIVE_INFINITY;
+  /** Lanes whose spend-cap notice went out; cleared once the lane no longer holds at the cap. */
+  private readonly capNoticed = new Set<string>();
 
   constructor(private readonly host: Host, private readonly options: DispatcherOptions) {
     this.settings = new SettingsStore(host.db);
@@ -93,10 +98,16 @@ export class Dispatcher {
         if (this.registry.failPreflight(engineId, unit.operation, preflight)) this.arbiter.bindingsChanged();
         this.host.emit('lanes-changed');
       },
+      reserveSpend: (unit, usd) => {
+        const hold = this.arbiter.reserveUnitUsd(unit, usd, this.host.now());
+        if (hold) return { ok: false, hold };
+        return { ok: true, budgetUsd: this.arbiter.settings().spendCapUsd === null ? null : usd };
+      },
     });
     await this.disk.refresh();
     this.arbiter = new Arbiter(this.host, this.config(values, this.registry.bindings, this.gpu));
     this.manual = new ManualRuns(this.host, this.arbiter);
+    this.host.work.useRollupPeriod(values['digest.channel.period']);
     return this.arbiter;
   }
 
@@ -117,8 +128,11 @@ export class Dispatcher {
     });
     const swept = this.host.transaction(() => {
       this.noteEngineFingerprints();
+      // A period may have ended while no host ran: every roll-up is derived for the current one.
+      this.host.work.recomputeRollups(this.host.now());
       return this.arbiter.startupSweep(this.host.now());
     });
+    this.rollupBoundary = calendarPeriod(this.host.now(), this.host.work.rollupPeriod()).end;
     this.dispatching = true;
     this.unsubscribe = this.settings.onChange((change) => this.applySettings(change.key));
     this.intervals.push(setInterval(() => { if (!this.lock.renew()) void this.stop(); }, 10_000));
@@ -157,6 +171,7 @@ export class Dispatcher {
       wallTime: localWallTime,
       leaseS: s['claims.leaseS'],
       actor: 'arbiter',
+      spendCapPerUnit: true,
     };
   }
 
@@ -167,6 +182,12 @@ export class Dispatcher {
       retry: next.retry, disk: next.disk, spendCapUsd: next.spendCapUsd, spendWindowStart: next.spendWindowStart,
       quietHours: next.quietHours, slots: Object.fromEntries(next.lanes.map((l) => [l.queueKey, l.slots])),
     });
+    if (key === 'digest.channel.period') {
+      const now = this.host.now();
+      this.host.transaction(() => this.host.work.setRollupPeriod(values['digest.channel.period'], now));
+      this.rollupBoundary = calendarPeriod(now, values['digest.channel.period']).end;
+    }
+    if (key === 'spend.capUsd' || key === 'spend.window') this.capNoticed.clear();
     // Engines read settings (which are enabled, their models and options): the registry is built
     // again and units started from then on use it; running ones finish as they began.
     if (key.startsWith('engines.') || key.includes('.engine') || this.options.profile === 'production') void this.rebuildEngines(values);
@@ -203,13 +224,37 @@ export class Dispatcher {
   private tick(): void {
     const now = this.host.now();
     const claimed = this.host.transaction(() => {
+      if (now >= this.rollupBoundary) {
+        this.host.work.recomputeRollups(now);
+        this.rollupBoundary = calendarPeriod(now, this.host.work.rollupPeriod()).end;
+      }
       this.arbiter.advance(now);
       return this.arbiter.fill(now);
     });
     // Claim, commit, then start: an engine never runs on a claim that could still roll back.
     for (const unit of claimed) this.startUnit(unit);
+    this.noticeSpendCap(now);
     this.host.emit('lanes-changed');
     this.scheduleTimer(now);
+  }
+
+  /** A spending lane that holds at the cap tells a person once, until it lets go (docs/digests.md "Money"). */
+  private noticeSpendCap(now: number): void {
+    const cap = this.arbiter.settings().spendCapUsd;
+    for (const lane of this.arbiter.laneConfigs()) {
+      if (!lane.contendsFor.includes('spend')) continue;
+      const gate = this.arbiter.laneHold(lane, now);
+      const hold = gate?.code === 'SPEND_CAP' ? gate : gate ? null : this.arbiter.spendCapHold(lane, now);
+      if (!hold || cap === null) { if (!gate) this.capNoticed.delete(lane.queueKey); continue; }
+      if (this.capNoticed.has(lane.queueKey)) continue;
+      this.capNoticed.add(lane.queueKey);
+      const window = this.settings.get('spend.window');
+      this.host.notify({
+        kind: 'spend-cap-reached', at: now, code: 'SPEND_CAP',
+        params: { lane: lane.queueKey, capUsd: cap, spentUsd: Math.round(this.arbiter.spentUsd(now) * 1e6) / 1e6, window, until: calendarPeriod(now, window).end },
+        target: { view: 'settings', key: 'spend.capUsd' },
+      });
+    }
   }
 
   private startUnit(unit: RunningUnit): void {
@@ -219,7 +264,10 @@ export class Dispatcher {
 
   private scheduleTimer(now: number): void {
     if (this.timer) clearTimeout(this.timer);
-    const next = this.arbiter.nextWake(now);
+    let next = this.arbiter.nextWake(now);
+    // A new spend window lets a capped lane go; a new period re-derives the channel digests.
+    const edges = [this.rollupBoundary, this.arbiter.settings().spendCapUsd === null ? Infinity : calendarPeriod(now, this.settings.get('spend.window')).end];
+    for (const t of edges) if (Number.isFinite(t) && (next === null || t < next)) next = t;
     if (next === null) { this.timer = null; return; }
     const ms = Math.min(MAX_TIMER_MS, Math.max(0, (next - now) * 1000));
     this.timer = setTimeout(() => this.wake(), ms);

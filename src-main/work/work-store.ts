@@ -473,6 +473,11 @@ export class WorkStore {
     return this.rollupKind;
   }
 
+  /** A reader's view of the period setting: nothing is derived again (the dispatching host does that). */
+  useRollupPeriod(kind: CalendarPeriodKind): void {
+    this.rollupKind = kind;
+  }
+
   /** Every channel's roll-up derived again (a period boundary passed, the period setting changed). */
   recomputeRollups(now: number): void {
     if (!this.rollups) return;

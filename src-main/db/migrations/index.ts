@@ -8,6 +8,7 @@ import { sql as workByItem } from './006-work-by-item';
 import { sql as fewerReadyIndexes } from './007-fewer-ready-indexes';
 import { sql as leanWorkIndexes } from './008-lean-work-indexes';
 import { sql as engineFingerprints } from './009-engine-fingerprints';
+import { sql as digest } from './014-digest';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'fewer-ready-indexes', sql: fewerReadyIndexes },
   { version: 8, name: 'lean-work-indexes', sql: leanWorkIndexes },
   { version: 9, name: 'engine-fingerprints', sql: engineFingerprints },
+  // The shared plan numbers this 014; versions stay contiguous until the lead renumbers at merge.
+  { version: 10, name: 'digest', sql: digest },
 ];
