@@ -8,9 +8,18 @@ import type { ChannelRecord, ItemRecord } from '../library/repository';
 import type { EngineBinding, Preflight } from '../arbiter/lanes';
 import type { CostModel, EngineAdapter, EngineEnvironment, EngineProfile } from './adapter';
 import { testAdapters, type TestEngineOptions } from './test-engine/adapter';
+import { extractiveAdapter } from './extractive/adapter';
+import { openAiCompatibleAdapter } from './openai-compatible/adapter';
+import { llamaCppAdapter } from './llama-cpp/adapter';
+import { rollupAdapter } from './rollup/adapter';
 
 /** Every production engine of this build, one line each. */
-export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [];
+export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
+  extractiveAdapter,
+  openAiCompatibleAdapter,
+  llamaCppAdapter,
+  rollupAdapter,
+];
 
 export interface RegisteredEngine {
   adapter: EngineAdapter;

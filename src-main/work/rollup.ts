@@ -14,6 +14,7 @@ export const NO_NEW_ITEMS = 'NO_NEW_ITEMS';
 
 export interface RollupMember {
   itemId: string;
+  title: string;
   publishedAt: number;
   /** The committed item digest (a digest record, src-shared/digest/record.ts). */
   outputPath: string;
@@ -35,9 +36,10 @@ export class RollupQueries {
 
   constructor(db: Db) {
     this.q = {
-      members: db.prepare(`SELECT item_id, published_at, state, output_path, output_engine, output_fp, deferral_kind FROM work
-                            WHERE channel_id = ? AND operation = ? AND published_at >= ? AND published_at < ?
-                            ORDER BY published_at, item_id`).raw(true),
+      members: db.prepare(`SELECT w.item_id, w.published_at, w.state, w.output_path, w.output_engine, w.output_fp, w.deferral_kind, i.title
+                             FROM work w JOIN items i ON i.id = w.item_id
+                            WHERE w.channel_id = ? AND w.operation = ? AND w.published_at >= ? AND w.published_at < ?
+                            ORDER BY w.published_at, w.item_id`).raw(true),
     };
   }
 
@@ -47,9 +49,9 @@ export class RollupQueries {
     let pending = 0;
     const hash = createHash('sha1').update(`${period.key}\n`);
     for (const r of this.q.members.all(channelId, ROLLED_UP_OPERATION, period.start, period.end) as unknown[][]) {
-      const [itemId, publishedAt, state, outputPath, outputEngine, outputFp, deferralKind] = r as [string, number, string, string | null, string | null, string | null, string | null];
+      const [itemId, publishedAt, state, outputPath, outputEngine, outputFp, deferralKind, title] = r as [string, number, string, string | null, string | null, string | null, string | null, string];
       if (state === 'done' && outputPath !== null) {
-        members.push({ itemId, publishedAt, outputPath, outputEngine });
+        members.push({ itemId, title, publishedAt, outputPath, outputEngine });
         hash.update(`${itemId}\0${outputEngine ?? ''}\0${outputFp ?? ''}\n`);
       } else if (state === 'missing' || state === 'stale' || state === 'blocked' || (state === 'deferred' && deferralKind === 'backoff')) {
         pending++;

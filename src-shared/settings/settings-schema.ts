@@ -64,6 +64,14 @@ const engineList = <O extends OperationId>(op: O, defaults?: readonly string[], 
   });
 };
 
+export function engineSettingKey(op: OperationId): `engines.${OperationId}` {
+  return `engines.${op}`;
+}
+
+const flag = (def: boolean, description: string) => spec({
+  schema: z.boolean({ error: 'must be true or false' }), default: def, applies: 'live', input: 'boolean', description,
+});
+
 const text = (def: string, description: string, schema: z.ZodType<string> = z.string({ error: 'must be text' }).max(2048, { error: 'must be at most 2048 characters' })) => spec({
   schema, default: def, applies: 'live', input: 'text', description,
 });
@@ -106,6 +114,7 @@ const DIGEST_SETTINGS = {
     schema: count(64, 32_768), default: 800, applies: 'live', input: 'integer',
     description: 'Most tokens the remote model may answer with per request (its max_tokens).',
   }),
+  'digest.remote.stream': flag(true, 'Ask the remote model to stream its answers (server-sent events), for live progress; false for servers that cannot.'),
   'digest.remote.requestTimeoutS': spec({
     schema: count(1, 3600), default: 300, applies: 'live', input: 'integer',
     description: 'Seconds one request to the remote model may take before it counts as timed out.',
@@ -125,14 +134,6 @@ const DIGEST_SETTINGS = {
   }),
   'digest.llama.model': text('', 'GGUF file under <data>/models the local LLM digest uses; empty: the first .gguf file there.'),
 };
-
-export function engineSettingKey(op: OperationId): `engines.${OperationId}` {
-  return `engines.${op}`;
-}
-
-const flag = (def: boolean, description: string) => spec({
-  schema: z.boolean({ error: 'must be true or false' }), default: def, applies: 'live', input: 'boolean', description,
-});
 
 /** One sentence per notice kind for its off switch (the kinds are src-shared/notices/notice.ts). */
 const NOTICE_SWITCH_TEXT: Record<NoticeKind, string> = {

@@ -1,4 +1,4 @@
-// The remote digest of one item (engine `openai-compatible`): the plan's parts each summarised
+// The model digest of one item (engines `openai-compatible` and `llama-cpp`): the plan's parts each summarised
 // (map), their digests combined in rounds (reduce), the final answer read into the digest record with
 // its moments pinned to the transcript's sentences (speaker and start from the transcript, never from
 // the model). Before every request the unit's budget is checked against that request's bound; usage
@@ -8,17 +8,23 @@ import { DIGEST_FORMAT_VERSION, type DigestRecord, type DigestUsage } from '../.
 import { TOKENS_PER_MESSAGE, typicalTokens, usdOf } from '../../../src-shared/digest/tokens';
 import { EngineJobError } from '../../engines/program-kit';
 import { splitSentences, type Sentence } from '../sentences';
-import { chatCompletion, type ChatClientOptions, type ChatMessage } from './chat-client';
+import type { ChatAnswer, ChatMessage } from './chat-client';
 import { parseModelAnswer, type ModelAnswer } from './answer';
 import { cutToBytes, planRemoteDigest, requestBound, type RemoteShape } from './plan';
 import { partDigestText, reducePrompt, systemPrompt } from './prompt';
 import { remoteError } from './errors';
 
+/** One request to a chat model: the remote endpoint (chat-client.ts) or a local one (llama-cpp). */
+export type ChatComplete = (messages: readonly ChatMessage[], maxTokens: number, onDelta: (chars: number) => void) => Promise<ChatAnswer>;
+
 export interface RemoteDigestInput {
   item: string;
   transcript: TranscriptRecord;
   shape: RemoteShape;
-  client: Omit<ChatClientOptions, 'onDelta'>;
+  /** The engine id and model name the record names. */
+  engine: string;
+  model: string;
+  complete: ChatComplete;
   /** Most this unit may spend (its reservation under the spend cap); null: no cap. */
   budgetUsd: number | null;
   progress?: (ratio: number, message?: string) => void;
@@ -56,10 +62,8 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
     }
     const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: user }];
     const expectChars = shape.maxOutputTokens * 4;
-    const answer = await chatCompletion({
-      ...input.client,
-      onDelta: (chars) => input.progress?.((done + Math.min(0.99, chars / expectChars)) / plan.requests, label),
-    }, messages, shape.maxOutputTokens);
+    const answer = await input.complete(messages, shape.maxOutputTokens,
+      (chars) => input.progress?.((done + Math.min(0.99, chars / expectChars)) / plan.requests, label));
     spent.requests++;
     const usage = answer.usage ?? {
       inputTokens: messages.reduce((s, m) => s + typicalTokens(m.content) + TOKENS_PER_MESSAGE, 0),
@@ -90,7 +94,7 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
     }
     const final = digests[0]?.answer ?? { summary: '', moments: [] };
     const record: DigestRecord = {
-      version: DIGEST_FORMAT_VERSION, item: input.item, engine: 'openai-compatible', model: input.client.model,
+      version: DIGEST_FORMAT_VERSION, item: input.item, engine: input.engine, model: input.model,
       language: input.transcript.language, durationS: input.transcript.durationS,
       summary: final.summary, moments: pinMoments(final.moments, sentences, shape.moments),
       usage: { requests: spent.requests, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, estimated: spent.estimated },
