@@ -13,6 +13,8 @@ import { Dispatcher } from '../dispatch/dispatcher';
 import { laneStatuses, setLanePaused } from '../dispatch/lane-status';
 import { retryWork } from '../work/retry';
 import { requireSettingKey } from '../settings/settings-store';
+import { spendReport } from '../runs/spend-report';
+import { itemDigest } from '../digest/read-digest';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers {
   // A host opened without a dispatcher (tests, a reader) still answers explain and lanes from the
@@ -113,6 +115,10 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       host.emit('lanes-changed');
       return a.treeStore.currentOrDefault(a.laneKeys(), now);
     },
+
+    'spend.get': () => spendReport(host.db, host.now(), d.settings.get('spend.capUsd'), d.settings.get('spend.window')),
+
+    'digest.get': async ({ item }) => itemDigest(host, await arbiter(), item),
 
     'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),
   };

@@ -10,6 +10,8 @@ import { simCommand } from './sim';
 import { explainCommand } from './explain';
 import { lanesCommand } from './lanes';
 import { treeCommand } from './tree';
+import { digestCommand } from './digest';
+import { spendCommand } from './spend';
 export interface Command {
   name: string;
   summary: string;
@@ -30,6 +32,8 @@ export const COMMANDS: Command[] = [
   logsCommand,
   retryCommand,
   serveCommand,
+  digestCommand,
+  spendCommand,
 ];
 
 export function printHelp(): void {
