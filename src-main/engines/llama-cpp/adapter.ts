@@ -17,13 +17,14 @@ export const LLAMA_CPP_ID = 'llama-cpp';
 /** Pinned in package.json (optionalDependencies); docs/decisions.md "Local LLM digest". */
 export const NODE_LLAMA_CPP_VERSION = '3.21.1';
 
-/** Where node-llama-cpp is installed, or null: resolved, never loaded, in the host. */
-export function nodeLlamaCppPackage(resolve: (id: string) => string = createRequire(import.meta.url).resolve): string | null {
-  try {
-    return resolve('node-llama-cpp/package.json');
-  } catch {
-    return null;
+/** Where node-llama-cpp is installed (its package.json), or null: found, never loaded, in the host. */
+export function nodeLlamaCppPackage(): string | null {
+  // Its exports map hides package.json from require.resolve: look along the module search path.
+  for (const dir of createRequire(import.meta.url).resolve.paths('node-llama-cpp') ?? []) {
+    const file = path.join(dir, 'node-llama-cpp', 'package.json');
+    if (fs.existsSync(file)) return file;
   }
+  return null;
 }
 
 function modelOf(env: EngineEnvironment) {
