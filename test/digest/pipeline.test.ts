@@ -13,7 +13,7 @@ import { laneStatuses } from '../../src-main/dispatch/lane-status';
 import { explain } from '../../src-main/explain/explain';
 import { channelDigestRecord } from '../../src-shared/digest/channel-record';
 import { SECRETS_DIR } from '../../src-main/settings/secret-store';
-import { startOpenAiServer, type OpenAiServer } from './openai-server';
+import { startOpenAiServer, type OpenAiServer } from '../../src-main/bench/openai-loopback';
 import { addTranscribedItem, CHANNEL, createDigestLibrary, type DigestLibrary } from './library';
 import { until } from '../reliability/fixtures/host';
 

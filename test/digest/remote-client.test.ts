@@ -10,7 +10,7 @@ import { parseModelAnswer } from '../../src-main/digest/remote/answer';
 import { splitSentences } from '../../src-main/digest/sentences';
 import { EngineJobError } from '../../src-main/engines/program-kit';
 import { digestRecord } from '../../src-shared/digest/record';
-import { startOpenAiServer, type OpenAiServer } from './openai-server';
+import { startOpenAiServer, type OpenAiServer } from '../../src-main/bench/openai-loopback';
 import { syntheticTranscript } from './transcripts';
 
 const KEY = 'sk-test-0123456789abcdef';

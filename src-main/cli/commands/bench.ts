@@ -5,8 +5,9 @@ import { runSnapshotBench } from '../../bench/snapshot-bench';
 import { measureSnapshot } from '../../bench/snapshot-measure';
 import type { Command } from './index';
 import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
+import { benchDigest } from '../../bench/digest-bench';
 
-const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline';
+const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline | bench digest [--seconds S]';
 const FLAGS = {
   items: { type: 'string' },
   channels: { type: 'string' },
@@ -15,6 +16,7 @@ const FLAGS = {
   tree: { type: 'string' },
   json: { type: 'boolean' },
   statements: { type: 'boolean' },
+  seconds: { type: 'string' },
 } as const;
 
 function seedOf(value: string | undefined): number {
@@ -27,7 +29,7 @@ function seedOf(value: string | undefined): number {
 export const benchCommand: Command = {
   name: 'bench',
   summary: 'Benchmarks: snapshot, pick throughput, new-upload wait, pipeline makespan',
-  usage: 'bench snapshot|sim|uploads|pipeline [--items N --channels M --seed S --json]',
+  usage: 'bench snapshot|sim|uploads|pipeline|digest [--items N --channels M --seed S --json]',
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [which, ...extra] = positionals;
@@ -65,7 +67,13 @@ export const benchCommand: Command = {
         : `${r.items} items download → transcribe: makespan ${r.makespanS} s, lower bound ${r.lowerBoundS} s, ratio ${r.ratio}\n`);
       return 0;
     }
-    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads and pipeline. Usage: ${USAGE}`);
+    if (which === 'digest') {
+      const r = await benchDigest(Math.floor(numberFlag(values.seconds, 'seconds', 3600)));
+      process.stdout.write(values.json ? `${JSON.stringify(r)}\n`
+        : `${r.transcriptSeconds} s transcript (${r.words} words, ${r.sentences} sentences): extractive digest ${r.extractiveMs.median} ms in process, ${r.extractiveEngineMs} ms as its engine process; remote: ${r.remote.requests} requests (${r.remote.parts} parts), ${r.remote.inputTokens} tokens in, ${r.remote.outputTokens} out (bound ${r.remote.boundInputTokens} / ${r.remote.boundOutputTokens})\n`);
+      return 0;
+    }
+    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads, pipeline and digest. Usage: ${USAGE}`);
     const items = Math.floor(numberFlag(values.items, 'items', 78_000));
     const channels = Math.floor(numberFlag(values.channels, 'channels', 68));
     const r = runSnapshotBench({ items, channels, seed: seedOf(values.seed) });

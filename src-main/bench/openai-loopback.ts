@@ -1,5 +1,5 @@
-// A loopback server speaking the OpenAI chat-completions protocol (POST /v1/chat/completions), the
-// one thing these tests cannot reach for real: plain JSON or server-sent events, with or without
+// A loopback server speaking the OpenAI chat-completions protocol (POST /v1/chat/completions), what
+// the digest tests and `backlot bench digest` talk to in place of a paid API they cannot reach: plain JSON or server-sent events, with or without
 // usage, and on request a 429 with Retry-After, a 500, a 401, a malformed body or an answer that
 // trickles or never comes. Its default answer is a valid digest built from the lines it was sent.
 import http from 'node:http';
