@@ -100,7 +100,7 @@ const DIGEST_SETTINGS = {
   'digest.remote.apiKey': spec({
     // "" is "not set" (writing it removes the key).
     schema: z.string({ error: 'must be text' }).max(4096, { error: 'must be at most 4096 characters' })
-      .refine((v) => !/[\s\u0000-\u001f]/.test(v), { error: 'must not contain spaces or control characters' }),
+      .refine((v) => ![...v].some((c) => c.charCodeAt(0) < 0x20 || /\s/.test(c)), { error: 'must not contain spaces or control characters' }),
     default: SECRET_UNSET, applies: 'live', input: 'secret', secret: true,
     description: 'API key of the remote digest endpoint; write-only: stored protected, never shown (set it to "" to remove it).',
   }),
