@@ -3,6 +3,7 @@ import type { Benchmark } from './types';
 import { pipelineBench, simBench, snapshotBench, snapshotHostBench, uploadsBench } from './rule-engine';
 import { downloadBench, engineOverheadBench, feedSyncBench } from './acquisition';
 import { speakersBench } from './speakers';
+import { digestBench } from './digest';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   snapshotBench,
@@ -14,4 +15,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   downloadBench,
   feedSyncBench,
   speakersBench,
+  digestBench,
 ];

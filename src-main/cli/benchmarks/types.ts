@@ -14,6 +14,7 @@ export const BENCH_FLAGS = {
   mb: { type: 'string' },
   data: { type: 'string' },
   minutes: { type: 'string' },
+  seconds: { type: 'string' },
 } as const;
 
 export type BenchValues = { [K in keyof typeof BENCH_FLAGS]?: (typeof BENCH_FLAGS)[K]['type'] extends 'string' ? string : boolean };

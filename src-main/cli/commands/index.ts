@@ -15,6 +15,8 @@ import { itemsCommand } from './items';
 import { enginesCommand } from './engines';
 import { redoCommand } from './redo';
 import { speakersCommand } from './speakers';
+import { digestCommand } from './digest';
+import { spendCommand } from './spend';
 export interface Command {
   name: string;
   summary: string;
@@ -42,6 +44,8 @@ export const COMMANDS: Command[] = [
   enginesCommand,
   redoCommand,
   speakersCommand,
+  digestCommand,
+  spendCommand,
 ];
 
 /** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */
