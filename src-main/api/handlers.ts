@@ -19,9 +19,10 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
   // database through an arbiter that never dispatches.
   const d = dispatcher ?? new Dispatcher(host, { dataDir: path.dirname(host.db.name), profile: 'production' });
   const arbiter = () => d.prepare();
-  const summary = (c: ChannelRecord): ChannelSummary => ({
+  // The item counts are read once per answer (one small read of work_counts), never per channel.
+  const summary = (c: ChannelRecord, counts: ReadonlyMap<string, number>): ChannelSummary => ({
     id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.source,
-    items: host.library.itemCounts().get(c.id) ?? 0,
+    items: counts.get(c.id) ?? 0,
   });
   const libraryChanged = async () => {
     (await arbiter()).libraryChanged();
@@ -30,12 +31,15 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
   };
 
   return {
-    'library.list': () => ({ channels: host.library.channels().map(summary) }),
+    'library.list': () => {
+      const counts = host.library.itemCounts();
+      return { channels: host.library.channels().map((c) => summary(c, counts)) };
+    },
 
     'library.add': async ({ source, title }) => {
       const { channel } = await addSource(host, source, { title });
       await libraryChanged();
-      return { channel: summary(host.library.channel(channel.id) ?? channel) };
+      return { channel: summary(host.library.channel(channel.id) ?? channel, host.library.itemCounts()) };
     },
 
     'library.scan': async ({ channel }) => {
@@ -45,7 +49,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     },
 
     // snapshot() itself refuses an unknown channel with a BacklotError the dispatcher passes on.
-    'snapshot.get': ({ channel, ids }) => snapshot(host.db, { channel, ids }),
+    'snapshot.get': ({ channel, channels, ids }) => snapshot(host.db, { channel, channels, ids }),
 
     'explain.get': async ({ item, operation }) => explain(host, await arbiter(), item, operation, host.now()),
 

@@ -7,7 +7,8 @@ import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
 import { LibraryRepository } from '../library/repository';
 import { wallClock, type Clock } from './clock';
-import type { HostEvent } from '../../src-shared/api/contract';
+import { EventCoalescer } from './event-coalescer';
+import type { HostEvent, HostEventDetail } from '../../src-shared/api/contract';
 
 export interface HostOptions {
   databaseFile: string;
@@ -22,6 +23,7 @@ export class Host {
   readonly library: LibraryRepository;
   readonly clock: Clock;
   private readonly events = new EventEmitter();
+  private readonly coalescer = new EventCoalescer((event) => this.deliver(event));
 
   constructor(options: HostOptions) {
     this.clock = options.clock ?? wallClock;
@@ -51,16 +53,29 @@ export class Host {
     return this.db.transaction(fn)();
   }
 
+  /** Tells the windows; bursts of one kind are coalesced (event-coalescer.ts). */
   emit(event: HostEvent): void {
-    this.events.emit('host-event', event);
+    this.coalescer.push(event);
   }
 
-  onEvent(listener: (event: HostEvent) => void): () => void {
+  private deliver(event: HostEvent): void {
+    const detail: HostEventDetail = {};
+    if (event === 'snapshot-changed') {
+      // The channels whose counts this process moved since the last such event; none known means
+      // the change came from elsewhere (another process), and windows re-read everything.
+      const channels = this.work.takeChangedChannels();
+      if (channels.length > 0) detail.channels = channels;
+    }
+    this.events.emit('host-event', event, detail);
+  }
+
+  onEvent(listener: (event: HostEvent, detail: HostEventDetail) => void): () => void {
     this.events.on('host-event', listener);
     return () => this.events.off('host-event', listener);
   }
 
   close(): void {
+    this.coalescer.close();
     this.events.removeAllListeners();
     if (this.db.open) this.db.close();
   }

@@ -75,7 +75,9 @@ export const API = {
     response: z.object({ scanned: z.array(z.object({ channel: z.string(), added: z.number().int(), changed: z.number().int(), removed: z.number().int() })) }),
   },
   'snapshot.get': {
-    request: z.object({ channel: z.string().optional(), ids: z.boolean().optional() }),
+    // `channels`: only these (those no longer in the library are left out, not refused), what a
+    // window re-reads when an event names the channels that changed.
+    request: z.object({ channel: z.string().optional(), channels: z.array(z.string()).max(10_000).optional(), ids: z.boolean().optional() }),
     response: z.object({ channels: z.array(channelSnapshot) }),
   },
   'explain.get': {
@@ -143,3 +145,15 @@ export function isApiMethod(name: unknown): name is ApiMethod {
 /** Events the host pushes to every window. */
 export const HOST_EVENTS = ['snapshot-changed', 'runs-changed', 'lanes-changed'] as const;
 export type HostEvent = (typeof HOST_EVENTS)[number];
+
+/**
+ * What an event says beyond its name, so a window re-reads only what changed. `channels` (on
+ * snapshot-changed): the channels whose counts moved since the last such event; absent when the
+ * host cannot tell (another process wrote), and then a window re-reads everything.
+ */
+export interface HostEventDetail {
+  channels?: string[];
+}
+
+/** One event as it travels to a window: `{"event": ..., "channels": [...]}`. */
+export type HostEventMessage = { event: HostEvent } & HostEventDetail;

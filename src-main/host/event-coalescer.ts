@@ -1,0 +1,46 @@
+// Host events to windows at a bounded rate. A busy host ends a unit many times a second and each
+// end says "the snapshot changed"; every window re-reads on each event, so ten windows would turn
+// one busy lane into hundreds of reads a second. Each kind of event is delivered at once when none
+// went out recently, and otherwise once at the end of the interval, carrying what changed in
+// between (docs/benchmarks.md, "Load").
+import type { HostEvent } from '../../src-shared/api/contract';
+
+export const EVENT_INTERVAL_MS = 100;
+
+export class EventCoalescer {
+  private readonly lastAt = new Map<HostEvent, number>();
+  private readonly held = new Map<HostEvent, NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(
+    private readonly deliver: (event: HostEvent) => void,
+    private readonly intervalMs = EVENT_INTERVAL_MS,
+    private readonly nowMs: () => number = () => performance.now(),
+  ) {}
+
+  push(event: HostEvent): void {
+    if (this.closed || this.held.has(event)) return; // the delivery already due carries this one too
+    const wait = (this.lastAt.get(event) ?? -Infinity) + this.intervalMs - this.nowMs();
+    if (wait <= 0) {
+      this.send(event);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.held.delete(event);
+      this.send(event);
+    }, wait);
+    timer.unref();
+    this.held.set(event, timer);
+  }
+
+  private send(event: HostEvent): void {
+    this.lastAt.set(event, this.nowMs());
+    this.deliver(event);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of this.held.values()) clearTimeout(t);
+    this.held.clear();
+  }
+}
