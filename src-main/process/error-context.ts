@@ -49,8 +49,8 @@ export function currentErrorScope(): ErrorScope | undefined {
 export function describeScope(scope: ErrorScope | undefined): string {
   if (!scope) return 'outside any request or run';
   switch (scope.kind) {
-    case 'request': return `request ${scope.id} (${scope.label})`;
-    case 'run': return `run ${scope.runId} (${scope.label})`;
+    case 'request': return `in request ${scope.id} (${scope.label})`;
+    case 'run': return `in run ${scope.runId} (${scope.label})`;
     default: {
       const never: never = scope;
       return String(never);

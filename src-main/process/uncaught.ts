@@ -52,7 +52,7 @@ export function installProcessGuards(options: ProcessGuardOptions = {}): () => v
         : { code: 'INTERNAL', message: `Backlot failed while answering ${scope.label}; the details are in the host's log.` });
       if (answered) return;
     }
-    void stopAndExit(scope === undefined ? 'outside any request or run' : describeScope(scope));
+    void stopAndExit(describeScope(scope));
   };
 
   async function stopAndExit(where: string): Promise<void> {
