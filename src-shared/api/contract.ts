@@ -4,6 +4,10 @@
 import { z } from 'zod';
 import { OPERATION_IDS } from '../catalog/operations';
 import { WORK_STATES } from '../states/states';
+import { policyTreeSchema } from '../policy/schema';
+import { validatePolicyTree } from '../policy/validate';
+import { LANE_KEYS } from '../settings/settings-schema';
+import { isBacklotError } from '../errors';
 
 const operationId = z.enum(OPERATION_IDS);
 const stateCounts = z.object({
@@ -59,6 +63,21 @@ export const laneStatus = z.object({
   hold: reason.nullable(),
 });
 export type LaneStatusDto = z.infer<typeof laneStatus>;
+
+/**
+ * A policy tree from a caller, checked at the boundary by the one validator (limits first, then
+ * every node, each refusal naming its node). A refusal is a custom issue carrying its own code,
+ * POLICY_INVALID, which the dispatcher answers with as it is.
+ */
+export const policyTreeRequest = z.unknown().transform((input, ctx) => {
+  try {
+    return validatePolicyTree(input, { lanes: LANE_KEYS });
+  } catch (e) {
+    if (!isBacklotError(e)) throw e;
+    ctx.addIssue({ code: 'custom', message: e.message, params: { ...e.params, code: e.code } });
+    return z.NEVER;
+  }
+});
 
 export const apiError = z.object({ code: z.string(), message: z.string() });
 export type ApiErrorDto = z.infer<typeof apiError>;
@@ -121,11 +140,11 @@ export const API = {
   },
   'tree.get': {
     request: z.object({}),
-    response: z.object({ version: z.number().int(), tree: z.unknown() }),
+    response: z.object({ version: z.number().int(), tree: policyTreeSchema }),
   },
   'tree.set': {
-    request: z.object({ tree: z.unknown() }),
-    response: z.object({ version: z.number().int(), tree: z.unknown() }),
+    request: z.object({ tree: policyTreeRequest }),
+    response: z.object({ version: z.number().int(), tree: policyTreeSchema }),
   },
   'runs.list': {
     request: z.object({ limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional() }),
