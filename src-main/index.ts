@@ -49,8 +49,8 @@ async function start(): Promise<void> {
     origin,
     onInternalError: (method, error) => console.error(`backlot: internal error in ${method}:`, error),
   }));
-  host.onEvent((event) => {
-    for (const w of windows) if (!w.isDestroyed()) w.webContents.send(EVENT_CHANNEL, event);
+  host.onEvent((event, detail) => {
+    for (const w of windows) if (!w.isDestroyed()) w.webContents.send(EVENT_CHANNEL, event, detail);
   });
 
   openWindow();

@@ -13,6 +13,7 @@ import { Dispatcher } from '../dispatch/dispatcher';
 import { laneStatuses, setLanePaused } from '../dispatch/lane-status';
 import { retryWork } from '../work/retry';
 import { requireSettingKey } from '../settings/settings-store';
+import { BacklotError } from '../../src-shared/errors';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers {
   // A host opened without a dispatcher (tests, a reader) still answers explain and lanes from the
@@ -49,7 +50,15 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     },
 
     // snapshot() itself refuses an unknown channel with a BacklotError the dispatcher passes on.
-    'snapshot.get': ({ channel, channels, ids }) => snapshot(host.db, { channel, channels, ids }),
+    'snapshot.get': ({ channel, channels, ids }) => {
+      // The reachable lists of the whole library are a bulk export (117,000 ids, over 1 MB at
+      // 78,000 items) that would hold every other window's request behind it; the API gives them
+      // one channel at a time (the CLI's `snapshot --ids` gives them all).
+      if (ids && channel === undefined) {
+        throw new BacklotError('INVALID_REQUEST', 'The reachable lists (ids) come one channel at a time; add "channel".');
+      }
+      return snapshot(host.db, { channel, channels, ids });
+    },
 
     'explain.get': async ({ item, operation }) => explain(host, await arbiter(), item, operation, host.now()),
 

@@ -1,7 +1,7 @@
 // The bridge between the sandboxed window and the host: `window.backlot` with one call per API
 // method and a host-event stream. It forwards and validates nothing itself; main does that.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { ApiMethod, HostEvent } from '../../src-shared/api/contract';
+import type { ApiMethod, HostEvent, HostEventDetail } from '../../src-shared/api/contract';
 import type { ApiOutcome, BacklotBridge } from '../../src-shared/api/bridge';
 import { API_CHANNEL, EVENT_CHANNEL } from '../shells/electron/channels';
 
@@ -10,7 +10,7 @@ const bridge: BacklotBridge = {
     return ipcRenderer.invoke(API_CHANNEL, method, payload) as Promise<ApiOutcome<M>>;
   },
   onEvent(listener) {
-    const forward = (_event: IpcRendererEvent, hostEvent: HostEvent) => listener(hostEvent);
+    const forward = (_event: IpcRendererEvent, hostEvent: HostEvent, detail?: HostEventDetail) => listener(hostEvent, detail);
     ipcRenderer.on(EVENT_CHANNEL, forward);
     return () => {
       ipcRenderer.off(EVENT_CHANNEL, forward);

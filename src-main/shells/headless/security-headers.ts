@@ -5,7 +5,9 @@ import type { OutgoingHttpHeaders } from 'node:http';
 
 /** The renderer's policy (as in src-renderer/index.html) plus what only a header can say. */
 export function contentSecurityPolicy(hostNames: readonly string[]): string {
-  const sockets = hostNames.map((h) => `ws://${h.includes(':') ? `[${h}]` : h}:*`);
+  // CSP source expressions have no syntax for IPv6 literals; a page served at [::1] reaches its
+  // socket through 'self' (CSP 3 matches ws: to the page's own host).
+  const sockets = hostNames.filter((h) => !h.includes(':')).map((h) => `ws://${h}:*`);
   return [
     "default-src 'self'",
     "script-src 'self'",

@@ -1,6 +1,6 @@
 // The browser's stand-in for the preload bridge, for the headless shell: calls are
 // `POST /api/<method>` with the token as a Bearer header, events arrive on the /events WebSocket.
-import type { ApiMethod, ApiResponse, HostEvent } from '../../../src-shared/api/contract';
+import { HOST_EVENTS, type ApiMethod, type ApiResponse, type HostEvent, type HostEventDetail } from '../../../src-shared/api/contract';
 import type { ApiOutcome, BacklotBridge } from '../../../src-shared/api/bridge';
 import { takeToken } from './token';
 
@@ -36,20 +36,28 @@ function isApiError(value: unknown): value is { code: string; message: string } 
 
 // The host may restart (or the laptop sleep); the window keeps listening by reconnecting, slower
 // each time, instead of silently going stale.
-function subscribeEvents(win: Window, token: string | null, listener: (event: HostEvent) => void): () => void {
+function subscribeEvents(win: Window, token: string | null, listener: (event: HostEvent, detail?: HostEventDetail) => void): () => void {
   let socket: WebSocket | null = null;
   let stopped = false;
+  let opened = false;
   let delayMs = 500;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const connect = () => {
     const scheme = win.location.protocol === 'https:' ? 'wss' : 'ws';
     socket = new WebSocket(`${scheme}://${win.location.host}/events?token=${encodeURIComponent(token ?? '')}`);
-    socket.onopen = () => { delayMs = 500; };
+    socket.onopen = () => {
+      delayMs = 500;
+      // Back after a gap: whatever happened meanwhile was not told, so every view reads again.
+      if (opened) for (const event of HOST_EVENTS) listener(event);
+      opened = true;
+    };
     socket.onmessage = (message) => {
       try {
-        const data = JSON.parse(String(message.data)) as { event?: unknown };
-        if (typeof data.event === 'string') listener(data.event as HostEvent);
+        const data = JSON.parse(String(message.data)) as { event?: unknown; channels?: unknown };
+        if (typeof data.event !== 'string') return;
+        const channels = Array.isArray(data.channels) && data.channels.every((c) => typeof c === 'string') ? data.channels as string[] : undefined;
+        listener(data.event as HostEvent, channels ? { channels } : undefined);
       } catch {
         // Not ours to interpret; the host only sends {"event": ...}.
       }
