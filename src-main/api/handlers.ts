@@ -20,6 +20,8 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
   // database through an arbiter that never dispatches.
   const d = dispatcher ?? new Dispatcher(host, { dataDir: path.dirname(host.db.name), profile: 'production' });
   const arbiter = () => d.prepare();
+  // One history for every call: its statements are prepared once, not on each of the window's reads.
+  const history = new RunHistory(host.db);
   // The item counts are read once per answer (one small read of work_counts), never per channel.
   const summary = (c: ChannelRecord, counts: ReadonlyMap<string, number>): ChannelSummary => ({
     id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.source,
@@ -91,9 +93,9 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       return { run: unit.runId, item: unit.itemId, lane: unit.lane };
     },
 
-    'runs.lastPerJob': () => ({ jobs: new RunHistory(host.db).lastRunsPerJob(3) }),
+    'runs.lastPerJob': () => ({ jobs: history.lastRunsPerJob(3) }),
 
-    'runs.logs': ({ run, level, text, limit }) => ({ lines: new RunHistory(host.db).logs({ runId: run, level, text, limit }) }),
+    'runs.logs': ({ run, level, text, limit }) => ({ lines: history.logs({ runId: run, level, text, limit }) }),
 
     'work.retry': (target) => {
       const retried = retryWork(host.db, host.work, target, host.now());
@@ -127,6 +129,6 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       return a.treeStore.currentOrDefault(a.laneKeys(), now);
     },
 
-    'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),
+    'runs.list': ({ limit, operation, channel }) => ({ runs: history.listRuns({ limit, operation, channel }) }),
   };
 }

@@ -5,7 +5,8 @@
 // between (docs/benchmarks.md, "Load").
 import type { HostEvent } from '../../src-shared/api/contract';
 
-export const EVENT_INTERVAL_MS = 100;
+/** Four updates a second per kind: smooth to a reader, and ten windows re-read at most 40 times a second. */
+export const EVENT_INTERVAL_MS = 250;
 
 export class EventCoalescer {
   private readonly lastAt = new Map<HostEvent, number>();

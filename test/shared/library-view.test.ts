@@ -2,7 +2,7 @@
 // event, driven by a recorded API instead of a host, so every call it makes is seen.
 import { describe, expect, it } from 'vitest';
 import { createLibraryView, type LibraryChannel } from '../../src-shared/views/library-view';
-import type { ApiMethod, ChannelSnapshotDto, ChannelSummary } from '../../src-shared/api/contract';
+import type { ApiMethod, ChannelSnapshotDto, ChannelSummary, HostEventDetail } from '../../src-shared/api/contract';
 
 function channel(id: string, items: number): { snap: ChannelSnapshotDto; summary: ChannelSummary } {
   return {
@@ -54,11 +54,12 @@ describe('library view', () => {
     const host = fakeHost({ a: 1, b: 2 });
     const { v, last } = view(host);
     await v.refresh();
-    for (const [change, detail] of [
+    const cases: [() => unknown, HostEventDetail | undefined][] = [
       [() => undefined, undefined],
       [() => host.library.set('new', 4), { channels: ['new'] }],
       [() => host.library.delete('a'), { channels: ['a'] }],
-    ] as const) {
+    ];
+    for (const [change, detail] of cases) {
       host.calls.length = 0;
       change();
       await v.onEvent('snapshot-changed', detail);

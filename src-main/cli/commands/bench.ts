@@ -5,8 +5,9 @@ import { runSnapshotBench } from '../../bench/snapshot-bench';
 import { measureSnapshot } from '../../bench/snapshot-measure';
 import type { Command } from './index';
 import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
+import { runLoadBench, type LoadBenchResult } from '../../bench/load-bench';
 
-const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline';
+const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline | bench load [--items N --channels M --windows W --seconds S --chunk-ms MS]';
 const FLAGS = {
   items: { type: 'string' },
   channels: { type: 'string' },
@@ -15,6 +16,9 @@ const FLAGS = {
   tree: { type: 'string' },
   json: { type: 'boolean' },
   statements: { type: 'boolean' },
+  windows: { type: 'string' },
+  seconds: { type: 'string' },
+  'chunk-ms': { type: 'string' },
 } as const;
 
 function seedOf(value: string | undefined): number {
@@ -26,8 +30,8 @@ function seedOf(value: string | undefined): number {
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary: 'Benchmarks: snapshot, pick throughput, new-upload wait, pipeline makespan',
-  usage: 'bench snapshot|sim|uploads|pipeline [--items N --channels M --seed S --json]',
+  summary: 'Benchmarks: snapshot, pick throughput, new-upload wait, pipeline makespan, windows under load',
+  usage: 'bench snapshot|sim|uploads|pipeline|load [--items N --channels M --seed S --json]',
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [which, ...extra] = positionals;
@@ -65,7 +69,16 @@ export const benchCommand: Command = {
         : `${r.items} items download → transcribe: makespan ${r.makespanS} s, lower bound ${r.lowerBoundS} s, ratio ${r.ratio}\n`);
       return 0;
     }
-    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads and pipeline. Usage: ${USAGE}`);
+    if (which === 'load') {
+      const r = await runLoadBench({
+        items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)),
+        seed: seedOf(values.seed), windows: Math.floor(numberFlag(values.windows, 'windows', 10)),
+        durationS: numberFlag(values.seconds, 'seconds', 30), chunkMs: numberFlag(values['chunk-ms'], 'chunk-ms', 20),
+      });
+      process.stdout.write(values.json ? `${JSON.stringify(r)}\n` : describeLoad(r));
+      return 0;
+    }
+    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads, pipeline and load. Usage: ${USAGE}`);
     const items = Math.floor(numberFlag(values.items, 'items', 78_000));
     const channels = Math.floor(numberFlag(values.channels, 'channels', 68));
     const r = runSnapshotBench({ items, channels, seed: seedOf(values.seed) });
@@ -83,3 +96,17 @@ export const benchCommand: Command = {
     return 0;
   },
 };
+
+function describeLoad(r: LoadBenchResult): string {
+  const row = (label: string, f: { calls: number; p50Ms: number; p99Ms: number; maxMs: number }) =>
+    `  ${label.padEnd(58)} p50 ${String(f.p50Ms).padStart(7)} ms  p99 ${String(f.p99Ms).padStart(7)} ms  max ${String(f.maxMs).padStart(7)} ms  (${f.calls})`;
+  return [
+    `${r.items} items in ${r.channels} channels (seed ${r.seed}), built in ${r.buildMs} ms; test engines at ${r.chunkMs} ms a chunk`,
+    'Each read alone (lanes paused, nothing running), over HTTP:',
+    ...r.reads.map((x) => row(`${x.method} ${x.request} [${x.bytes} B]`, x)),
+    `${r.windows} windows following the dispatching host for ${r.durationS} s (${r.unitsDone} units done, ${r.unitsPerS}/s; ${r.eventsPerWindowPerS} events per window per s):`,
+    row('cheap request (lanes.list every 100 ms per window)', r.cheap),
+    ...r.windowReads.map((x) => row(`window re-read ${x.method}`, x)),
+    `host RSS ${r.hostRssMb ?? 'n/a'} MB; failed calls ${r.failures}`,
+  ].join('\n') + '\n';
+}
