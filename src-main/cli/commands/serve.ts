@@ -56,9 +56,9 @@ export const serveCommand: Command = {
     });
     // An error nothing else caught stops the app the way SIGTERM does before the process exits.
     const forgetFatalStop = onFatalStop(() => app.stop());
-    process.stdout.write(`Backlot is serving at ${app.server.url}\n`);
-
-    await new Promise<void>((resolve) => {
+    // Listening for the stop signals before the URL is printed: whoever reads the URL may send
+    // one at once, and a signal with no listener yet would end the process without its stop.
+    const stopSignal = new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
@@ -67,6 +67,8 @@ export const serveCommand: Command = {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+    process.stdout.write(`Backlot is serving at ${app.server.url}\n`);
+    await stopSignal;
     await app.stop();
     forgetFatalStop();
     return 0;
