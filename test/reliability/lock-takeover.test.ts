@@ -83,7 +83,7 @@ describe('the dispatcher lock after a kill -9', () => {
     const first = await serve(lib.dataDir, { chunkMs: 400 });
     const holder = lockRow(lib.dataDir)!;
     expect(holder.pid).toBe(first.proc.pid);
-    expect(holderStartTime(holder.owner)).toBe(processFacts(first.proc.pid)!.startTime);
+    expect(holderStartTime(holder.owner)).toBe(processFacts(first.proc.pid!)!.startTime);
     await first.kill9();
 
     // The pid is reused: an unrelated live process now has the number the lock recorded (the
