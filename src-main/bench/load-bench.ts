@@ -23,6 +23,8 @@ export interface LoadBenchSpec {
   durationS: number;
   /** The test engines' pace: each unit writes 4 chunks this far apart. */
   chunkMs: number;
+  /** Another checkout's bin/backlot.mjs to serve instead of this one, for a before/after comparison. */
+  serveBin?: string;
 }
 
 export interface LatencyFigures {
@@ -34,8 +36,9 @@ export interface LatencyFigures {
 
 export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
   buildMs: number;
-  /** Each read alone on the quiet host (lanes paused, nothing running), over HTTP. */
-  reads: ({ method: ApiMethod; request: string; bytes: number } & LatencyFigures)[];
+  /** Each read alone on the quiet host (lanes paused, nothing running), over HTTP; `refused`: the
+   *  host answered with this code (an older build without the request shape). */
+  reads: ({ method: ApiMethod; request: string; bytes: number; refused?: string } & LatencyFigures)[];
   /** The cheap request (lanes.list) each window sends every 100 ms while the host dispatches. */
   cheap: LatencyFigures;
   /** The windows' own re-reads during the same time, per method. */
@@ -56,7 +59,7 @@ export async function runLoadBench(spec: LoadBenchSpec): Promise<LoadBenchResult
   let serve: Served | null = null;
   try {
     const built = buildBenchLibrary(path.join(dir, 'backlot.sqlite'), spec);
-    serve = await startServe(dir, spec.chunkMs);
+    serve = await startServe(dir, spec.chunkMs, spec.serveBin ?? BIN);
     const admin = new LoadWindow(serve.base, serve.token);
 
     // Phase 1: each read alone. Hold every lane and wait for the running units to end, so the
@@ -116,7 +119,7 @@ function figures(ms: number[]): LatencyFigures {
 
 async function measureReads(admin: LoadWindow): Promise<LoadBenchResult['reads']> {
   const snap = await admin.call('snapshot.get', {});
-  const heaviest = [...snap.channels].sort((a, b) => b.items - a.items);
+  const heaviest = [...snap.channels].sort((a, b) => b.items - a.items || a.id.localeCompare(b.id));
   const withIds = await admin.call('snapshot.get', { channel: heaviest[0].id, ids: true });
   const item = Object.values(withIds.channels[0].operations).flatMap((o) => o.ids ?? [])[0];
   const runs = await admin.call('runs.list', { limit: 1 });
@@ -137,13 +140,18 @@ async function measureReads(admin: LoadWindow): Promise<LoadBenchResult['reads']
   for (const [method, request] of cases) {
     const ms: number[] = [];
     let bytes = 0;
-    for (let i = 0; i < READ_ROUNDS + 3; i++) {
+    let refused: string | undefined;
+    for (let i = 0; i < READ_ROUNDS + 3 && refused === undefined; i++) {
       const t = performance.now();
-      const answer = await admin.call(method, request as never);
+      try {
+        const answer = await admin.call(method, request as never);
+        bytes = JSON.stringify(answer).length;
+      } catch (e) {
+        refused = (e as Error).message.slice(0, 80);
+      }
       if (i >= 3) ms.push(performance.now() - t);
-      bytes = JSON.stringify(answer).length;
     }
-    out.push({ method, request: JSON.stringify(request).slice(0, 60), bytes, ...figures(ms) });
+    out.push({ method, request: JSON.stringify(request).slice(0, 60), bytes, ...(refused ? { refused } : {}), ...figures(ms) });
   }
   return out;
 }
@@ -178,9 +186,10 @@ interface Served {
   stop(): Promise<void>;
 }
 
-function startServe(dataDir: string, chunkMs: number): Promise<Served> {
+function startServe(dataDir: string, chunkMs: number, bin: string): Promise<Served> {
   const token = randomBytes(18).toString('base64url');
-  const proc = spawn(process.execPath, [BIN, 'serve', '--data', dataDir, '--port', '0', '--engines', 'test', '--test-chunk-ms', String(chunkMs)], {
+  // The token goes on the command line too, for a build from before BACKLOT_TOKEN (a local benchmark).
+  const proc = spawn(process.execPath, [bin, 'serve', '--data', dataDir, '--port', '0', '--engines', 'test', '--test-chunk-ms', String(chunkMs), ...(bin === BIN ? [] : ['--token', token])], {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_TOKEN: token },
   });
   let out = '';

@@ -7,7 +7,7 @@ import type { Command } from './index';
 import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
 import { runLoadBench, type LoadBenchResult } from '../../bench/load-bench';
 
-const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline | bench load [--items N --channels M --windows W --seconds S --chunk-ms MS]';
+const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline | bench load [--items N --channels M --windows W --seconds S --chunk-ms MS --serve-bin OTHER/bin/backlot.mjs]';
 const FLAGS = {
   items: { type: 'string' },
   channels: { type: 'string' },
@@ -19,6 +19,7 @@ const FLAGS = {
   windows: { type: 'string' },
   seconds: { type: 'string' },
   'chunk-ms': { type: 'string' },
+  'serve-bin': { type: 'string' },
 } as const;
 
 function seedOf(value: string | undefined): number {
@@ -74,6 +75,7 @@ export const benchCommand: Command = {
         items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)),
         seed: seedOf(values.seed), windows: Math.floor(numberFlag(values.windows, 'windows', 10)),
         durationS: numberFlag(values.seconds, 'seconds', 30), chunkMs: numberFlag(values['chunk-ms'], 'chunk-ms', 20),
+        serveBin: values['serve-bin'],
       });
       process.stdout.write(values.json ? `${JSON.stringify(r)}\n` : describeLoad(r));
       return 0;
@@ -103,7 +105,7 @@ function describeLoad(r: LoadBenchResult): string {
   return [
     `${r.items} items in ${r.channels} channels (seed ${r.seed}), built in ${r.buildMs} ms; test engines at ${r.chunkMs} ms a chunk`,
     'Each read alone (lanes paused, nothing running), over HTTP:',
-    ...r.reads.map((x) => row(`${x.method} ${x.request} [${x.bytes} B]`, x)),
+    ...r.reads.map((x) => (x.refused ? `  ${x.method} ${x.request}: refused (${x.refused})` : row(`${x.method} ${x.request} [${x.bytes} B]`, x))),
     `${r.windows} windows following the dispatching host for ${r.durationS} s (${r.unitsDone} units done, ${r.unitsPerS}/s; ${r.eventsPerWindowPerS} events per window per s):`,
     row('cheap request (lanes.list every 100 ms per window)', r.cheap),
     ...r.windowReads.map((x) => row(`window re-read ${x.method}`, x)),
