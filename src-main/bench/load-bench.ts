@@ -8,7 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ApiMethod, ApiRequest } from '../../src-shared/api/contract';
+import type { ApiMethod, ApiRequest, ApiResponse } from '../../src-shared/api/contract';
+import { Host } from '../host/host';
+import { createHandlers } from '../api/handlers';
+import { dispatch } from '../api/dispatch';
 import { BacklotError } from '../../src-shared/errors';
 import { buildBenchLibrary } from './snapshot-bench';
 import { percentile, round } from './snapshot-measure';
@@ -36,6 +39,9 @@ export interface LatencyFigures {
 
 export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
   buildMs: number;
+  /** Each read's own cost in the host: the API dispatcher (validation, handler, answer check) on
+   *  the same library, in this process, without HTTP. */
+  readsInHost: ({ method: ApiMethod; request: string } & LatencyFigures)[];
   /** Each read alone on the quiet host (lanes paused, nothing running), over HTTP; `refused`: the
    *  host answered with this code (an older build without the request shape). */
   reads: ({ method: ApiMethod; request: string; bytes: number; refused?: string } & LatencyFigures)[];
@@ -59,6 +65,7 @@ export async function runLoadBench(spec: LoadBenchSpec): Promise<LoadBenchResult
   let serve: Served | null = null;
   try {
     const built = buildBenchLibrary(path.join(dir, 'backlot.sqlite'), spec);
+    const readsInHost = await measureReadsInHost(path.join(dir, 'backlot.sqlite'));
     serve = await startServe(dir, spec.chunkMs, spec.serveBin ?? BIN);
     const admin = new LoadWindow(serve.base, serve.token);
 
@@ -97,6 +104,7 @@ export async function runLoadBench(spec: LoadBenchSpec): Promise<LoadBenchResult
     return {
       ...spec,
       buildMs: built.loadMs,
+      readsInHost,
       reads,
       cheap: figures(probes),
       windowReads: methods.map((method) => ({ method, ...figures(timings.filter((t) => t.method === method).map((t) => t.ms)) })),
@@ -117,12 +125,13 @@ function figures(ms: number[]): LatencyFigures {
   return { calls: sorted.length, p50Ms: round(percentile(sorted, 50), 2), p99Ms: round(percentile(sorted, 99), 2), maxMs: round(sorted.at(-1) ?? 0, 2) };
 }
 
-async function measureReads(admin: LoadWindow): Promise<LoadBenchResult['reads']> {
-  const snap = await admin.call('snapshot.get', {});
+/** The reads a window and a user make, with arguments taken from the library itself. */
+async function readCases(call: <M extends ApiMethod>(m: M, p: ApiRequest<M>) => Promise<ApiResponse<M>>): Promise<[ApiMethod, ApiRequest<ApiMethod>][]> {
+  const snap = await call('snapshot.get', {});
   const heaviest = [...snap.channels].sort((a, b) => b.items - a.items || a.id.localeCompare(b.id));
-  const withIds = await admin.call('snapshot.get', { channel: heaviest[0].id, ids: true });
+  const withIds = await call('snapshot.get', { channel: heaviest[0].id, ids: true });
   const item = Object.values(withIds.channels[0].operations).flatMap((o) => o.ids ?? [])[0];
-  const runs = await admin.call('runs.list', { limit: 1 });
+  const runs = await call('runs.list', { limit: 1 });
   const cases: [ApiMethod, ApiRequest<ApiMethod>][] = [
     ['library.list', {}],
     ['snapshot.get', {}],
@@ -136,6 +145,36 @@ async function measureReads(admin: LoadWindow): Promise<LoadBenchResult['reads']
   ];
   if (item) cases.push(['explain.get', { item, operation: 'transcribe' }]);
   if (runs.runs[0]) cases.push(['runs.logs', { run: runs.runs[0].id }]);
+  return cases;
+}
+
+async function measureReadsInHost(databaseFile: string): Promise<LoadBenchResult['readsInHost']> {
+  const host = new Host({ databaseFile });
+  try {
+    const handlers = createHandlers(host);
+    const call = async <M extends ApiMethod>(method: M, payload: ApiRequest<M>): Promise<ApiResponse<M>> => {
+      const outcome = await dispatch(handlers, method, payload);
+      if (!outcome.ok) throw new BacklotError('BENCH_FAILED', `${method} was refused: ${outcome.error.message}`);
+      return outcome.result;
+    };
+    const out: LoadBenchResult['readsInHost'] = [];
+    for (const [method, request] of await readCases(call)) {
+      const ms: number[] = [];
+      for (let i = 0; i < READ_ROUNDS + 3; i++) {
+        const t = performance.now();
+        await call(method, request as never);
+        if (i >= 3) ms.push(performance.now() - t);
+      }
+      out.push({ method, request: JSON.stringify(request).slice(0, 60), ...figures(ms) });
+    }
+    return out;
+  } finally {
+    host.close();
+  }
+}
+
+async function measureReads(admin: LoadWindow): Promise<LoadBenchResult['reads']> {
+  const cases = await readCases((m, p) => admin.call(m, p));
   const out: LoadBenchResult['reads'] = [];
   for (const [method, request] of cases) {
     const ms: number[] = [];

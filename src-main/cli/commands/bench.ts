@@ -104,6 +104,8 @@ function describeLoad(r: LoadBenchResult): string {
     `  ${label.padEnd(58)} p50 ${String(f.p50Ms).padStart(7)} ms  p99 ${String(f.p99Ms).padStart(7)} ms  max ${String(f.maxMs).padStart(7)} ms  (${f.calls})`;
   return [
     `${r.items} items in ${r.channels} channels (seed ${r.seed}), built in ${r.buildMs} ms; test engines at ${r.chunkMs} ms a chunk`,
+    'Each read\'s cost in the host (the API dispatcher in process, no HTTP):',
+    ...r.readsInHost.map((x) => row(`${x.method} ${x.request}`, x)),
     'Each read alone (lanes paused, nothing running), over HTTP:',
     ...r.reads.map((x) => (x.refused ? `  ${x.method} ${x.request}: refused (${x.refused})` : row(`${x.method} ${x.request} [${x.bytes} B]`, x))),
     `${r.windows} windows following the dispatching host for ${r.durationS} s (${r.unitsDone} units done, ${r.unitsPerS}/s; ${r.eventsPerWindowPerS} events per window per s):`,
