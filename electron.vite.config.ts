@@ -1,10 +1,20 @@
 // Builds the desktop app's three parts: main (the host), the preload bridge and the renderer.
 // Runs without the Electron binary (it only reads Electron's version), so CI builds the window too.
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'electron-vite';
 import { rendererOptions } from './vite.renderer.config';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// Each engine's program (src-main/engines/<id>/program.ts) is an entry of its own, built to
+// out/main/engines/<id>/program.js: engines run as separate processes (docs/desktop.md, "Engines
+// under Electron"), and the package unpacks that folder from the archive.
+const enginePrograms = Object.fromEntries(
+  fs.readdirSync(here('./src-main/engines'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(here(`./src-main/engines/${d.name}/program.ts`)))
+    .map((d) => [`engines/${d.name}/program`, here(`./src-main/engines/${d.name}/program.ts`)]),
+);
 
 export default defineConfig({
   main: {
@@ -12,7 +22,7 @@ export default defineConfig({
       outDir: here('./out/main'),
       // The native SQLite binding is loaded from node_modules at run time, never bundled.
       externalizeDeps: { include: ['better-sqlite3'] },
-      rollupOptions: { input: { index: here('./src-main/index.ts') }, external: ['better-sqlite3'] },
+      rollupOptions: { input: { index: here('./src-main/index.ts'), ...enginePrograms }, external: ['better-sqlite3'] },
     },
   },
   preload: {

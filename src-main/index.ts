@@ -1,22 +1,23 @@
-// The desktop shell: Electron's main process. It builds the one Host on the app-data folder,
-// opens a locked-down window on the built renderer, and carries the API and host events over IPC.
-// Everything it decides (who may call, how a call is answered) lives in testable modules.
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+// The desktop shell's entry: Electron's main process. It builds the one Host on the app-data
+// folder and hands it to the desktop shell (window, tray, notifications, menu: desktop-shell.ts).
+// Hardening that must be in place before any window exists is installed here first.
+import { app, dialog } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openApp } from './host/app';
-import { createHandlers } from './api/handlers';
+import { openApp } from './app/open-app';
 import { defaultDataDir } from './cli/data-dir';
 import { isBacklotError } from '../src-shared/errors';
-import { API_CHANNEL, EVENT_CHANNEL } from './shells/electron/channels';
-import { createIpcApiHandler } from './shells/electron/ipc-api';
-import { isRendererUrl, type RendererOrigin } from './shells/electron/trusted-sender';
+import { rendererOrigin } from './shells/electron/web-guards';
+import { guardAllWebContents } from './shells/electron/electron-hardening';
+import { startDesktopShell } from './shells/electron/desktop-shell';
+import { startedHidden } from './shells/electron/login-item';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PRELOAD = path.join(here, '../preload/index.cjs');
 const RENDERER_INDEX = path.join(here, '../renderer/index.html');
-const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
-const origin: RendererOrigin = devServerUrl ? { kind: 'dev', url: devServerUrl } : { kind: 'file', indexFile: RENDERER_INDEX };
+// import.meta.env.DEV is replaced at build time: in a built app this is `false` and the dev
+// server's address is never read, packaged or not (docs/desktop.md, "Hardening").
+const DEV = import.meta.env.DEV;
 
 // The CLI and the app must find the same library: both use the one data-folder rule (which also
 // honours BACKLOT_DATA), rather than Electron's lower-case package name.
@@ -33,66 +34,15 @@ if (!app.requestSingleInstanceLock()) {
   });
 }
 
-const windows = new Set<BrowserWindow>();
-
 async function start(): Promise<void> {
-  const backlot = await openApp({ dataDir: app.getPath('userData'), dispatch: true });
-  const host = backlot.host;
-  app.on('will-quit', () => { void backlot.close(); });
-
-  // The window never needs a camera, notifications from the page, or anything else it could ask for.
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-
-  ipcMain.handle(API_CHANNEL, createIpcApiHandler({
-    handlers: createHandlers(host, backlot.dispatcher),
-    ownWebContentsIds: () => new Set([...windows].map((w) => w.webContents.id)),
-    origin,
-    onInternalError: (method, error) => console.error(`backlot: internal error in ${method}:`, error),
-  }));
-  host.onEvent((event, detail) => {
-    for (const w of windows) if (!w.isDestroyed()) w.webContents.send(EVENT_CHANNEL, event, detail);
-  });
-
-  openWindow();
-  app.on('second-instance', () => focusOrOpen());
-  app.on('activate', () => focusOrOpen());
-  app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
-  });
-}
-
-function openWindow(): void {
-  const win = new BrowserWindow({
-    width: 1100,
-    height: 760,
-    title: 'Backlot',
-    show: false,
-    webPreferences: {
-      preload: PRELOAD,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  });
-  windows.add(win);
-  win.on('closed', () => windows.delete(win));
-  win.once('ready-to-show', () => win.show());
-  // The window shows our renderer and nothing else: links and popups never open inside it.
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!isRendererUrl(url, origin)) event.preventDefault();
-  });
-  if (origin.kind === 'dev') void win.loadURL(origin.url);
-  else void win.loadFile(RENDERER_INDEX);
-}
-
-function focusOrOpen(): void {
-  const [first] = windows;
-  if (!first) {
-    openWindow();
-    return;
+  const origin = rendererOrigin({ dev: DEV, devServerUrl: DEV ? process.env.ELECTRON_RENDERER_URL : undefined, indexFile: RENDERER_INDEX });
+  guardAllWebContents(origin);
+  const dataDir = app.getPath('userData');
+  const backlot = await openApp({ dataDir, dispatch: true });
+  try {
+    await startDesktopShell({ backlot, dataDir, origin, preload: PRELOAD, dev: DEV, startHidden: startedHidden(process.argv) });
+  } catch (e) {
+    await backlot.close();
+    throw e;
   }
-  if (first.isMinimized()) first.restore();
-  first.focus();
 }

@@ -59,7 +59,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       if (ids && channel === undefined) {
         throw new BacklotError('INVALID_REQUEST', 'The reachable lists (ids) come one channel at a time; add "channel".');
       }
-      return snapshot(host.db, { channel, channels, ids });
+      return snapshot(host.db, { channel, channels, ids }, host.uow);
     },
 
     'explain.get': async ({ item, operation }) => explain(host, await arbiter(), item, operation, host.now()),
@@ -98,7 +98,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     'runs.logs': ({ run, level, text, limit }) => ({ lines: history.logs({ runId: run, level, text, limit }) }),
 
     'work.retry': (target) => {
-      const retried = retryWork(host.db, host.work, target, host.now());
+      const retried = retryWork(host.uow, host.work, target, host.now());
       if (retried > 0) {
         d.wake();
         host.emit('snapshot-changed');

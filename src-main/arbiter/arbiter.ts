@@ -1,25 +1,35 @@
 // The one arbiter for every lane (DESIGN §4). When a slot is free it re-derives, from the
-// database, what the policy tree allows on that lane, claims the pick, opens or continues the
-// slot's run and hands the unit to the executor. It never walks a frozen list: a restart, a
-// second lane or an item that appeared or vanished mid-run is simply what the next pull sees.
+// database, what the policy tree allows on that lane and claims the pick; the caller starts the
+// claimed units after the transaction commits (docs/architecture.md "One pick"). It never walks a
+// frozen list: a restart, a second lane or an item that appeared or vanished mid-run is simply
+// what the next pull sees. The slots, the gates, the leaves' candidates and the due times live
+// in their own modules; what is left here picks and completes.
 import type { Host } from '../host/host';
 import { ClaimStore, claimKey } from './claims';
-import { CandidateQueries, cmp, compareWithin, type Candidate } from './candidates';
-import { CandidateMemo, type Memo } from './candidate-memo';
-import { addTransactionHook } from '../db/transaction-hooks';
+import { CandidateQueries, type Candidate } from './candidates';
+import { CandidateMemo } from './candidate-memo';
 import { compileTree, type CompiledNode, type CompiledTree } from './compile-tree';
 import { FairnessStore } from './fairness';
-import { RunWriter, type RunTrigger } from './run-writer';
+import { RunWriter } from './run-writer';
 import { select } from './select';
 import { decideRetry, type RetryPolicy } from './retry-policy';
 import { expectedSeconds, expectedUsd, sortLanes, type EngineBinding, type LaneConfig } from './lanes';
+import { SlotTable, type RunningUnit } from './slot-table';
+import { LeafCandidates } from './leaf-candidates';
+import { DueTimes } from './due-times';
 import { PolicyTreeStore } from '../policy/tree-store';
-import { LaneHolds } from '../gates/pause';
+import { LaneHolds, pauseGate } from '../gates/pause';
+import { GateChain, noSlotsGate, type Hold, type LaneGate } from '../gates/chain';
+import { spendCapGate } from '../gates/spend-cap';
+import { gpuYieldGate } from '../gates/gpu-yield';
+import { quietHoursGate, type QuietWindow, type WallTimeOf } from '../gates/quiet-hours';
 import { diskMode, type DiskMode, type DiskProbe, type DiskThresholds } from '../gates/disk-gate';
-import { nextQuietBoundary, quietUntil, type QuietWindow, type WallTimeOf } from '../gates/quiet-hours';
-import { catalogIndex, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
+import { operationSpec, type OperationId } from '../../src-shared/catalog/operations';
 import type { PolicyNode } from '../../src-shared/policy/tree';
+import type { RunTrigger } from '../../src-shared/runs/trigger';
 import { BacklotError } from '../../src-shared/errors';
+
+export type { RunningUnit, Hold };
 
 export interface ArbiterConfig {
   lanes: LaneConfig[];
@@ -33,49 +43,20 @@ export interface ArbiterConfig {
   wallTime: WallTimeOf;
   leaseS: number;
   actor: string;
+  /** Gates beyond the built-in ones (a platform cooldown, the disk-full state), after them in the chain. */
+  extraGates?: readonly LaneGate[];
 }
 
-export interface RunningUnit {
-  key: string;
-  token: string;
-  operation: OperationId;
-  itemId: string;
-  channelId: string;
-  lane: string;
-  slot: number;
-  nodeId: string | null;
-  runId: number;
-  startedAt: number;
-  durationS: number;
-  binding: EngineBinding;
-  reservedBytes: number;
-  reservedUsd: number;
-  reachableSince: number | null;
-  trigger: RunTrigger;
-}
-
-export interface Executor {
-  start(unit: RunningUnit): void;
-}
+/** A failure's consequence (docs/architecture.md "Failures"): see FailureDisposition in engines/adapter.ts. */
+export type FailureDisposition = 'retry' | 'requeue' | 'fail' | 'exclude';
 
 export type UnitResult =
-  | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string }
-  | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number };
+  | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string; engineFingerprint?: string; record?: (now: number) => void }
+  | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number; disposition?: FailureDisposition; record?: (now: number) => void };
 
-/** A lane-level hold, as explain reports it. */
-export interface Hold {
-  code: string;
-  params: Record<string, unknown>;
-}
-
-interface SlotRun {
-  runId: number;
-  operation: OperationId;
-  channelId: string;
-  trigger: RunTrigger;
-  /** The slot's last unit ended and nothing has started on the slot since. */
-  pending: boolean;
-  endedAt: number;
+/** What a completion changed, for the notices: work deferred as failed after its last attempt. */
+export interface Completion {
+  failedTerminally: boolean;
 }
 
 export class Arbiter {
@@ -84,53 +65,73 @@ export class Arbiter {
   readonly fairness: FairnessStore;
   readonly holds: LaneHolds;
   readonly treeStore: PolicyTreeStore;
+  readonly slots: SlotTable;
+  readonly leaves: LeafCandidates;
+  readonly due: DueTimes;
+  readonly gates: GateChain;
   private readonly candidates: CandidateQueries;
-  private readonly memo: CandidateMemo;
   private readonly lanes: LaneConfig[];
-  private readonly slotUnits = new Map<string, (RunningUnit | null)[]>();
-  private readonly slotRuns = new Map<string, (SlotRun | null)[]>();
   private compiled: CompiledTree | null = null;
   private treeVersion = 0;
   private treeSource: PolicyNode | null = null;
   private channelsVersion = 0;
   private compiledFor = '';
+  private otherWrites = 0;
+  private dataVersion = -1;
+  /** Units claimed in the running transaction, started by the caller after it commits. */
+  private claimed: RunningUnit[] = [];
+  private readonly laneBindings = new Map<string, EngineBinding[]>();
+  /** The earliest claim expiry known; too early is harmless (one query finds nothing to release). */
+  private earliestExpiry: number | null | undefined;
   private readonly q;
 
-  constructor(private readonly host: Host, private config: ArbiterConfig, private readonly executor: Executor) {
+  constructor(private readonly host: Host, private config: ArbiterConfig) {
     const db = host.db;
     this.claims = new ClaimStore(db);
-    this.runs = new RunWriter(db);
-    this.fairness = new FairnessStore(db);
+    this.runs = new RunWriter(host.uow, db);
+    this.fairness = new FairnessStore(host.uow, db);
     this.holds = new LaneHolds(db);
     this.treeStore = new PolicyTreeStore(db);
     this.candidates = new CandidateQueries(db);
-    this.memo = new CandidateMemo(this.candidates, process.env.BACKLOT_VERIFY_CANDIDATES === '1');
-    host.work.watchReady(this.memo);
-    addTransactionHook(db, { afterRollback: () => this.memo.reset(null) });
-    const order = sortLanes(config.lanes.map((l) => l.queueKey));
-    this.lanes = order.map((k) => ({ ...config.lanes.find((l) => l.queueKey === k)! }));
-    for (const lane of this.lanes) {
-      this.slotUnits.set(lane.queueKey, []);
-      this.slotRuns.set(lane.queueKey, []);
-    }
+    const memo = new CandidateMemo(this.candidates, process.env.BACKLOT_VERIFY_CANDIDATES === '1');
+    host.work.watchReady(memo);
+    this.lanes = sortLanes(config.lanes.map((l) => l.queueKey)).map((k) => ({ ...config.lanes.find((l) => l.queueKey === k)! }));
+    this.slots = new SlotTable(this.lanes);
+    this.leaves = new LeafCandidates(host.work, this.candidates, memo, (lane) => this.bindingsOn(lane), this.slots);
+    this.due = new DueTimes(db, host.work);
+    this.gates = new GateChain([
+      pauseGate(this.holds),
+      noSlotsGate,
+      quietHoursGate(() => this.config.quietHours, () => this.config.wallTime),
+      spendCapGate({ capUsd: () => this.config.spendCapUsd, spentUsd: (now) => this.spentUsd(now) }),
+      gpuYieldGate,
+      ...(config.extraGates ?? []),
+    ]);
+    host.uow.addHook({ afterRollback: () => this.forgetClaimed(memo) });
     this.q = {
       channels: db.prepare('SELECT id, platform FROM channels WHERE removed_at IS NULL'),
-      spent: db.prepare('SELECT COALESCE(SUM(usd), 0) AS usd FROM spend_ledger WHERE t >= ?'),
-      nextBackoff: db.prepare("SELECT MIN(deferral_until) AS t FROM work WHERE deferral_kind = 'backoff' AND deferral_until > ?"),
-      dueBackoff: db.prepare("SELECT operation, item_id FROM work WHERE deferral_kind = 'backoff' AND deferral_until <= ? AND state = 'deferred'"),
-      nextStale: db.prepare("SELECT MIN(stale_at) AS t FROM work WHERE stale_at IS NOT NULL AND state = 'done' AND stale_at > ?"),
-      dueStale: db.prepare("SELECT operation, item_id FROM work WHERE stale_at IS NOT NULL AND state = 'done' AND stale_at <= ?"),
-      setDownloadJob: db.prepare(`UPDATE work SET output_job = ?, output_path = ?, output_bytes = ?, attempts = 0,
-        deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL WHERE operation = 'download' AND item_id = ?`),
-      setFailure: db.prepare('UPDATE work SET attempts = ?, deferral_kind = ?, deferral_until = ?, deferral_code = ? WHERE operation = ? AND item_id = ?'),
-      firstBackoff: db.prepare("SELECT MIN(deferral_until) FROM work WHERE deferral_kind = 'backoff' AND state = 'deferred'").pluck(),
-      firstStale: db.prepare("SELECT MIN(stale_at) FROM work WHERE stale_at IS NOT NULL AND state = 'done'").pluck(),
+      spent: db.prepare('SELECT COALESCE(SUM(usd), 0) FROM spend_ledger WHERE t >= ?').pluck(),
       firstExpiry: db.prepare('SELECT MIN(expires_at) FROM claims').pluck(),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
   }
 
-  // ---- lifecycle -------------------------------------------------------------------------
+  /** A rollback undid this transaction's claims: their slots and runs were never real. */
+  private forgetClaimed(memo: CandidateMemo): void {
+    memo.reset(null);
+    for (const u of this.claimed) {
+      this.slots.free(u);
+      if (this.slots.runAt(u.lane, u.slot)?.runId === u.runId) this.slots.setRun(u.lane, u.slot, null);
+    }
+    this.claimed = [];
+  }
+
+  /** Units claimed since the last call; the caller starts them once their claims committed. */
+  takeClaimed(): RunningUnit[] {
+    const out = this.claimed;
+    this.claimed = [];
+    return out;
+  }
 
   /**
    * Startup sweep: runs a dead process left open become interrupted (keeping what they spent),
@@ -143,8 +144,6 @@ export class Arbiter {
     return { interruptedRuns, releasedClaims: stale.length };
   }
 
-  private dataVersion = -1;
-
   /**
    * SQLite's data_version moves when another connection commits (the CLI pausing a lane, setting
    * the tree, adding a folder): then what this process caches from the file is read again.
@@ -156,10 +155,10 @@ export class Arbiter {
     this.dataVersion = v;
     if (first) return false;
     this.holds.reload();
-    this.memo.reset(null);
+    this.leaves.memo.reset(null);
     this.treeSource = null;
     this.channelsVersion++;
-    this.forgetDueTimes();
+    this.due.forget();
     this.earliestExpiry = undefined;
     this.otherWrites++;
     return true;
@@ -168,7 +167,7 @@ export class Arbiter {
   /** The library's channels changed: recompile the tree's channel/platform matches on next use. */
   libraryChanged(): void {
     this.channelsVersion++;
-    this.forgetDueTimes();
+    this.due.forget();
   }
 
   setTree(input: unknown, now: number): PolicyNode {
@@ -192,14 +191,22 @@ export class Arbiter {
     return this.compiled;
   }
 
-  /** Live settings changed (slots, retry, thresholds, cap, quiet hours): takes effect at the next pull. */
-  reconfigure(change: Partial<Omit<ArbiterConfig, 'lanes' | 'bindings'>> & { slots?: Record<string, number> }): void {
+  /** Live settings changed (slots, retry, thresholds, cap, quiet hours, engines): takes effect at the next pull. */
+  reconfigure(change: Partial<Omit<ArbiterConfig, 'lanes' | 'extraGates'>> & { slots?: Record<string, number> }): void {
     const { slots, ...rest } = change;
     this.config = { ...this.config, ...rest };
     for (const [lane, n] of Object.entries(slots ?? {})) {
       const l = this.lanes.find((x) => x.queueKey === lane);
       if (l) l.slots = n;
     }
+    if (change.bindings) this.bindingsChanged();
+  }
+
+  /** A binding's preflight or the set of bindings changed: every cached list is built again. */
+  bindingsChanged(): void {
+    this.laneBindings.clear();
+    this.leaves.forgetBindings();
+    this.otherWrites++;
   }
 
   settings(): Readonly<ArbiterConfig> {
@@ -215,20 +222,16 @@ export class Arbiter {
   }
 
   running(): RunningUnit[] {
-    const out: RunningUnit[] = [];
-    for (const lane of this.lanes) for (const u of this.slotUnits.get(lane.queueKey)!) if (u) out.push(u);
-    return out;
-  }
-
-  slotFree(lane: string, slot: number): boolean {
-    return !this.slotUnits.get(lane)?.[slot];
+    return this.slots.running();
   }
 
   runningOn(lane: string): RunningUnit[] {
-    return (this.slotUnits.get(lane) ?? []).filter((u): u is RunningUnit => u !== null);
+    return this.slots.runningOn(lane);
   }
 
-  // ---- gates -----------------------------------------------------------------------------
+  slotFree(lane: string, slot: number): boolean {
+    return this.slots.isFree(lane, slot);
+  }
 
   bindingsOn(lane: string): EngineBinding[] {
     let list = this.laneBindings.get(lane);
@@ -239,106 +242,22 @@ export class Arbiter {
     return list;
   }
 
-  private readonly laneBindings = new Map<string, EngineBinding[]>();
-  private readonly leafBindings = new WeakMap<CompiledNode, Map<string, EngineBinding[]>>();
-  /** Per leaf binding list (one per leaf, lane and gate): the remembered query of each binding. */
-  private readonly leafMemos = new WeakMap<EngineBinding[], Memo[]>();
-
   currentDiskMode(): DiskMode {
     if (!this.config.disk) return 'open';
-    const reserved = this.running().reduce((s, u) => s + u.reservedBytes, 0);
-    return diskMode(this.config.disk.probe.freeBytes(), reserved, this.config.disk.thresholds);
+    return diskMode(this.config.disk.probe.freeBytes(), this.slots.reserved().bytes, this.config.disk.thresholds);
   }
 
   spentUsd(now: number): number {
-    return (this.q.spent.get(this.config.spendWindowStart(now)) as { usd: number }).usd;
+    return this.q.spent.get(this.config.spendWindowStart(now)) as number;
   }
 
-  /** The first lane-wide gate that holds: pause, no slots, quiet hours, spend cap, GPU yield. */
+  /** The first lane-wide gate that holds, in the chain's order. */
   laneHold(lane: LaneConfig, now: number): Hold | null {
-    const pausedBy = this.holds.heldBy(lane.queueKey);
-    if (pausedBy !== null) return { code: 'LANE_PAUSED', params: { lane: lane.queueKey, ...(pausedBy === '*' ? { all: true } : {}) } };
-    if (lane.slots <= 0) return { code: 'LANE_NO_SLOTS', params: { lane: lane.queueKey } };
-    const quiet = quietUntil(this.config.quietHours, lane.queueKey, now, this.config.wallTime);
-    if (quiet !== null) return { code: 'QUIET_HOURS', params: { lane: lane.queueKey, until: quiet } };
-    if (lane.contendsFor.includes('spend') && this.config.spendCapUsd !== null) {
-      const reserved = this.running().reduce((s, u) => s + u.reservedUsd, 0);
-      if (this.spentUsd(now) + reserved >= this.config.spendCapUsd) {
-        return { code: 'SPEND_CAP', params: { lane: lane.queueKey, capUsd: this.config.spendCapUsd } };
-      }
-    }
-    if (lane.contendsFor.includes('gpu')) {
-      for (const other of this.lanes) {
-        if (other.queueKey === lane.queueKey || !other.contendsFor.includes('gpu')) continue;
-        if (this.slotUnits.get(other.queueKey)!.some((u) => u !== null && u.operation === 'transcribe')) {
-          return { code: 'GPU_YIELD', params: { lane: lane.queueKey, to: other.queueKey } };
-        }
-      }
-    }
-    return null;
+    return this.gates.hold({ lane, lanes: this.lanes, running: this.slots, now });
   }
 
-  /** Operations a leaf may run on a lane right now: bound there, preflight passed, disk gate allows. */
-  leafOperations(leaf: CompiledNode, lane: string, disk: DiskMode): EngineBinding[] {
-    // A compiled leaf and the bindings never change while they live: computed once per (leaf, lane, gate).
-    let perLane = this.leafBindings.get(leaf);
-    if (!perLane) {
-      perLane = new Map();
-      this.leafBindings.set(leaf, perLane);
-    }
-    const key = disk === 'open' ? lane : `${lane}\0closed`;
-    let list = perLane.get(key);
-    if (!list) {
-      list = leaf.matchesNothing || (leaf.lane !== null && leaf.lane !== lane) ? [] : this.bindingsOn(lane).filter((b) => b.preflight.ok
-        && (leaf.operations === null || leaf.operations.has(b.operation))
-        && (disk === 'open' || !operationSpec(b.operation).writesMedia));
-      perLane.set(key, list);
-    }
-    return list;
-  }
-
-  // ---- candidates ------------------------------------------------------------------------
-
-  /** The leaf's best runnable item on the lane, in the leaf's order. */
-  leafCandidate(leaf: CompiledNode, lane: string, now: number, disk: DiskMode): Candidate | undefined {
-    const bindings = this.leafOperations(leaf, lane, disk);
-    if (bindings.length === 0) return undefined;
-    const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;
-    const opIndex = catalogIndex;
-    if (leaf.order === 'heaviest') {
-      this.host.work.flushCounts();
-      const counts = this.candidates.reachableCounts(bindings.map((b) => b.operation));
-      const channels = [...counts.keys()]
-        .filter((c) => leaf.channels === null || leaf.channels.includes(c))
-        .sort((a, b) => counts.get(b)! - counts.get(a)! || cmp(a, b));
-      for (const ch of channels) {
-        let best: Candidate | undefined;
-        for (const b of bindings) {
-          const c = this.memo.best(b.operation, [ch], 'newest', minPublished);
-          if (c && (!best || compareWithin('newest', c, best) < 0 || (compareWithin('newest', c, best) === 0 && opIndex(c.operation) < opIndex(best.operation)))) best = c;
-        }
-        if (best) return best;
-      }
-      return undefined;
-    }
-    const order = leaf.order;
-    let handles = this.leafMemos.get(bindings);
-    if (!handles) {
-      handles = bindings.map((b) => this.memo.handle(b.operation, leaf.channels, order));
-      this.leafMemos.set(bindings, handles);
-    }
-    let best: Candidate | undefined;
-    let bestCost = 0;
-    for (let i = 0; i < bindings.length; i++) {
-      const b = bindings[i];
-      const c = this.memo.bestOf(handles[i], minPublished);
-      if (!c) continue;
-      const cost = expectedSeconds(b, c.durationS);
-      if (!best) { best = c; bestCost = cost; continue; }
-      const byOrder = order === 'cheapest' ? cost - bestCost || compareWithin('cheapest', c, best) : compareWithin(order, c, best);
-      if (byOrder < 0 || (byOrder === 0 && opIndex(c.operation) < opIndex(best.operation))) { best = c; bestCost = cost; }
-    }
-    return best;
+  nextGateChange(now: number): number | null {
+    return this.gates.nextChange({ lanes: this.lanes, running: this.slots, now });
   }
 
   /** How many ready items come before `c` in an order (explain's LANE_BUSY {ahead}). */
@@ -351,68 +270,35 @@ export class Arbiter {
     // A user's "run now" may follow another process's commit (a CLI retry) by less than the
     // dispatcher's poll: what this process remembers is checked against the file first.
     this.noticeOtherWriters();
-    return this.memo.best(operation, [channelId], 'newest', -Number.MAX_VALUE);
+    return this.leaves.memo.best(operation, [channelId], 'newest', -Number.MAX_VALUE);
   }
 
   /** Hooks run at every fill before the tree's picks: manual stretches continue on their slots. */
   readonly beforeFill: ((now: number) => void)[] = [];
 
-  /** Units running per choosing leaf, summed over a subtree. */
-  runningCounter(byLeaf: Map<string | null, number> = this.claims.runningByNode()): (node: CompiledNode) => number {
-    const memo = new Map<CompiledNode, number>();
-    const count = (node: CompiledNode): number => {
-      const known = memo.get(node);
-      if (known !== undefined) return known;
-      const n = node.isLeaf ? byLeaf.get(node.id) ?? 0 : node.children.reduce((s, c) => s + count(c), 0);
-      memo.set(node, n);
-      return n;
-    };
-    return count;
-  }
-
-  /** This process's running units by the leaf that chose them (the pick path's count; no query). */
-  private runningByLeaf(): Map<string | null, number> {
-    const byLeaf = new Map<string | null, number>();
-    for (const units of this.slotUnits.values()) for (const u of units) if (u) byLeaf.set(u.nodeId, (byLeaf.get(u.nodeId) ?? 0) + 1);
-    return byLeaf;
-  }
-
-  /** Passive work waits while any non-passive leaf has reachable work for this lane or runs on it. */
-  nonPassiveBusy(tree: CompiledTree, lane: string, candidateOf: (leaf: CompiledNode) => Candidate | undefined): boolean {
-    for (const u of this.runningOn(lane)) {
-      const node = u.nodeId === null ? undefined : tree.nodes.get(u.nodeId);
-      if (!node || !node.passive) return true;
-    }
-    return tree.leaves.some((leaf) => !leaf.passive && candidateOf(leaf) !== undefined);
-  }
-
-  // ---- dispatch --------------------------------------------------------------------------
-
   /**
    * Fills free slots lane by lane (sync, download, gpu, cpu, remote, then by name), lowest slot
    * first; every pick sees the state the one before left. Then closes the runs of slots whose
-   * stretch did not continue.
+   * stretch did not continue. Returns the claimed units; the caller starts them after the commit.
    */
   fill(now: number): RunningUnit[] {
     this.noticeOtherWriters();
-    const started: RunningUnit[] = [];
     this.releaseLapsedClaims(now);
     for (const hook of this.beforeFill) hook(now);
     const tree = this.tree(now);
     for (const lane of this.lanes) {
-      const units = this.slotUnits.get(lane.queueKey)!;
       for (let slot = 0; slot < lane.slots; slot++) {
-        if (units[slot]) continue;
-        const unit = this.idleStamps.get(lane.queueKey) === this.laneStamp(lane.queueKey) ? null : this.pickFor(lane, slot, tree, now);
+        if (!this.slots.isFree(lane.queueKey, slot)) continue;
+        const unit = this.leaves.knownIdle(lane.queueKey, this.laneStamp(lane.queueKey)) ? null : this.pickFor(lane, slot, tree, now);
         if (!unit) {
-          if (!this.laneHold(lane, now)) this.hasMatchedWork(lane.queueKey, now); // remembers "nothing here" for the next pulls
+          // Remembers "nothing here" for the next pulls.
+          if (!this.laneHold(lane, now)) this.leaves.hasMatchedWork(tree, lane.queueKey, now, this.laneStamp(lane.queueKey));
           break;
         }
-        started.push(unit);
       }
     }
-    this.closeIdleRuns();
-    return started;
+    for (const r of this.slots.takeIdleRuns()) this.recordInRun(() => this.runs.close(r.runId, r.endedAt));
+    return this.takeClaimed();
   }
 
   private pickFor(lane: LaneConfig, slot: number, tree: CompiledTree, now: number): RunningUnit | null {
@@ -420,61 +306,56 @@ export class Arbiter {
     const disk = this.currentDiskMode();
     const memo = new Map<CompiledNode, Candidate | undefined>();
     const candidateOf = (leaf: CompiledNode) => {
-      if (!memo.has(leaf)) memo.set(leaf, this.leafCandidate(leaf, lane.queueKey, now, disk));
+      if (!memo.has(leaf)) memo.set(leaf, this.leaves.leafCandidate(leaf, lane.queueKey, now, disk));
       return memo.get(leaf);
     };
     const picked = select({
       tree,
       candidateOf,
-      runningIn: this.runningCounter(this.runningByLeaf()),
-      nonPassiveBusy: this.nonPassiveBusy(tree, lane.queueKey, candidateOf),
+      runningIn: this.leaves.runningCounter(),
+      nonPassiveBusy: this.leaves.nonPassiveBusy(tree, lane.queueKey, candidateOf),
       fairness: this.fairness,
     });
     if (!picked) return null;
     return this.start(lane, slot, picked.candidate, picked.leaf.id, 'arbiter', this.config.actor, now);
   }
 
-  /** Claims and starts one unit; also the path of "run now" and ad-hoc starts. */
+  /** Claims one unit on a slot; also the path of "run now" and ad-hoc starts. */
   start(lane: LaneConfig, slot: number, c: Candidate, nodeId: string | null, trigger: RunTrigger, actor: string, now: number): RunningUnit | null {
     const binding = this.bindingsOn(lane.queueKey).find((b) => b.operation === c.operation);
     if (!binding) return null;
     const writesMedia = operationSpec(c.operation).writesMedia;
     const reservedBytes = writesMedia && this.config.disk ? this.config.disk.bytesPerMediaSecond * c.durationS : 0;
     const reservedUsd = expectedUsd(binding, c.durationS);
-    const duration = expectedSeconds(binding, c.durationS);
-    const runs = this.slotRuns.get(lane.queueKey)!;
-    const open = runs[slot];
-    const continues = open !== null && open !== undefined && open.pending && open.operation === c.operation
-      && open.channelId === c.channelId && open.trigger === trigger;
+    const open = this.slots.runAt(lane.queueKey, slot);
+    const continues = open !== null && open.pending && open.operation === c.operation && open.channelId === c.channelId && open.trigger === trigger;
     const runId = continues ? open.runId
       : this.runs.open({ operation: c.operation, channelId: c.channelId, lane: lane.queueKey, slot, nodeId, trigger, actor, startedAt: now });
     const claim = this.claims.tryClaim({
       operation: c.operation, item_id: c.itemId, channel_id: c.channelId, lane: lane.queueKey, slot,
-      node_id: nodeId, run_id: runId, trigger, started_at: now, expires_at: now + duration + this.config.leaseS,
+      node_id: nodeId, run_id: runId, trigger, started_at: now, expires_at: now + expectedSeconds(binding, c.durationS) + this.config.leaseS,
       reserved_bytes: reservedBytes, reserved_usd: reservedUsd,
     });
-    if (claim && this.earliestExpiry !== undefined && (this.earliestExpiry === null || claim.expires_at < this.earliestExpiry)) {
-      this.earliestExpiry = claim.expires_at;
-    }
     if (!claim) {
       // Someone else holds this work: the run opened for it never ran anything.
       if (!continues) this.runs.closeAs(runId, now, 'skipped', 'ALREADY_CLAIMED', { item: c.itemId });
       return null;
     }
+    if (this.earliestExpiry !== undefined && (this.earliestExpiry === null || claim.expires_at < this.earliestExpiry)) this.earliestExpiry = claim.expires_at;
     this.host.work.markClaimed(c.operation, c.itemId);
     if (continues) {
       open.pending = false;
     } else {
       if (open) this.recordInRun(() => this.runs.close(open.runId, open.endedAt));
-      runs[slot] = { runId, operation: c.operation, channelId: c.channelId, trigger, pending: false, endedAt: now };
+      this.slots.setRun(lane.queueKey, slot, { runId, operation: c.operation, channelId: c.channelId, trigger, pending: false, endedAt: now });
     }
     const unit: RunningUnit = {
       key: claim.key, token: claim.token, operation: c.operation, itemId: c.itemId, channelId: c.channelId,
       lane: lane.queueKey, slot, nodeId, runId, startedAt: now, durationS: c.durationS, binding,
       reservedBytes, reservedUsd, reachableSince: c.reachableSince, trigger,
     };
-    this.slotUnits.get(lane.queueKey)![slot] = unit;
-    this.executor.start(unit);
+    this.slots.put(unit);
+    this.claimed.push(unit);
     return unit;
   }
 
@@ -482,32 +363,30 @@ export class Arbiter {
    * A unit ended. The commit checks the claim's token: a holder whose lease lapsed (and whose
    * work someone else may now hold) cannot commit over it.
    */
-  complete(unit: RunningUnit, result: UnitResult, now: number): boolean {
-    this.freeSlot(unit);
+  complete(unit: RunningUnit, result: UnitResult, now: number): Completion {
+    this.slots.free(unit);
     // Deleting by key and token is the token check: nothing deleted means the claim lapsed.
     if (!this.claims.release(unit.key, unit.token)) {
       throw new BacklotError('CLAIM_LAPSED', `The claim on ${unit.operation} of ${unit.itemId} lapsed before its result arrived; the result was not committed.`);
     }
-    // A committed output clears the claimed flag in the same write (WorkStore.recordOutput).
-    if (result.outcome !== 'done' || unit.operation === 'sync' || unit.operation === 'download') this.host.work.setClaimed(unit.operation, unit.itemId, false);
+    // A committed item output clears the claimed flag in the same write (WorkStore.recordOutput).
+    if (result.outcome !== 'done' || operationSpec(unit.operation).scope === 'channel' || unit.operation === 'download') this.host.work.setClaimed(unit.operation, unit.itemId, false);
     const usd = result.usd ?? (result.outcome === 'done' ? unit.reservedUsd : 0);
+    let failedTerminally = false;
+    result.record?.(now);
     if (result.outcome === 'done') {
       const bytes = result.bytes ?? unit.reservedBytes;
-      this.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, now);
+      this.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, now);
       this.recordInRun(() => this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now));
     } else {
-      this.recordFailure(unit.operation, unit.itemId, result.code, now);
+      failedTerminally = this.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
       this.recordInRun(() => {
         this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
         this.runs.log(unit.runId, now, 'warn', `${unit.operation} of ${unit.itemId} failed: ${result.code}`);
       });
     }
-    const open = this.slotRuns.get(unit.lane)![unit.slot];
-    if (open && open.runId === unit.runId) {
-      open.pending = true;
-      open.endedAt = now;
-    }
-    return true;
+    this.slots.unitEnded(unit, now);
+    return { failedTerminally };
   }
 
   /** Run-record writes that failed; the outcomes they described stand. */
@@ -531,24 +410,23 @@ export class Arbiter {
     }
   }
 
-  private commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, now: number): void {
+  private commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, engine: string | null, now: number): void {
     switch (unit.operation) {
       case 'sync':
         this.host.library.markSynced(unit.channelId, now);
-        this.forgetDueTimes();
+        this.due.forget();
         return;
       case 'download':
-        this.q.setDownloadJob.run(jobId, outputPath, bytes, unit.itemId);
+        this.host.work.recordMediaOutput(unit.itemId, { path: outputPath, bytes, jobId, engine });
         this.host.library.markMediaLocal(unit.itemId, outputPath, bytes, now);
         return;
       case 'transcribe':
       case 'diarize':
       case 'attribute-voices':
       case 'attribute-words':
-      case 'digest': {
-        this.host.work.recordOutput(unit.operation, unit.itemId, { path: outputPath, bytes, jobId }, now);
+      case 'digest':
+        this.host.work.recordOutput(unit.operation, unit.itemId, { path: outputPath, bytes, jobId, engine }, now);
         return;
-      }
       default: {
         const never: never = unit.operation;
         throw new Error(`unhandled operation ${String(never)}`);
@@ -556,35 +434,48 @@ export class Arbiter {
     }
   }
 
-  /** A failure retries with backoff until the last attempt; then the work is deferred as failed. */
-  recordFailure(operation: OperationId, itemId: string, code: string, now: number): void {
+  /**
+   * A failure's consequence: retry with backoff until the last attempt (then deferred as failed),
+   * back to missing without counting an attempt, deferred as failed at once, or excluded.
+   * Returns whether the work is now deferred as failed.
+   */
+  recordFailure(operation: OperationId, itemId: string, code: string, disposition: FailureDisposition, now: number): boolean {
     const row = this.host.work.row(operation, itemId);
-    if (!row) return;
-    const attempts = row.attempts + 1;
-    const d = decideRetry(this.config.retry, attempts, now, claimKey(operation, itemId));
-    this.q.setFailure.run(attempts, d.kind, d.kind === 'backoff' ? d.until : null, code, operation, itemId);
-    if (d.kind === 'backoff') this.forgetDueTimes();
-    this.host.work.recompute(operation, itemId, now);
+    if (!row) return false;
+    switch (disposition) {
+      case 'requeue':
+        this.host.work.recompute(operation, itemId, now);
+        return false;
+      case 'exclude':
+        this.host.work.recordDeferral(operation, itemId, { attempts: row.attempts, kind: 'excluded', until: null, code }, now);
+        return false;
+      case 'fail':
+        this.host.work.recordDeferral(operation, itemId, { attempts: row.attempts + 1, kind: 'failed', until: null, code }, now);
+        return true;
+      case 'retry': {
+        const attempts = row.attempts + 1;
+        const d = decideRetry(this.config.retry, attempts, now, claimKey(operation, itemId));
+        this.host.work.recordDeferral(operation, itemId, { attempts, kind: d.kind, until: d.kind === 'backoff' ? d.until : null, code }, now);
+        if (d.kind === 'backoff') this.due.forget();
+        return d.kind === 'failed';
+      }
+      default: {
+        const never: never = disposition;
+        throw new Error(`unhandled disposition ${String(never)}`);
+      }
+    }
   }
 
-  private freeSlot(unit: RunningUnit): void {
-    const units = this.slotUnits.get(unit.lane)!;
-    if (units[unit.slot]?.key === unit.key) units[unit.slot] = null;
-  }
-
-  private releaseClaim(key: string, token: string, operation: OperationId, itemId: string, now: number, recompute = true): void {
+  private releaseClaim(key: string, token: string, operation: OperationId, itemId: string, now: number): void {
     if (!this.claims.release(key, token)) return;
     this.host.work.setClaimed(operation, itemId, false);
-    if (recompute) this.host.work.recompute(operation, itemId, now);
+    this.host.work.recompute(operation, itemId, now);
   }
-
-  /** The earliest claim expiry known; too early is harmless (one query finds nothing to release). */
-  private earliestExpiry: number | null | undefined;
 
   private releaseLapsedClaims(now: number): void {
     if (this.earliestExpiry !== undefined && (this.earliestExpiry === null || this.earliestExpiry > now)) return;
     for (const c of this.claims.expired(now)) {
-      const unit = this.slotUnits.get(c.lane)?.[c.slot];
+      const unit = this.slots.unitAt(c.lane, c.slot);
       if (unit && unit.key === c.key) continue; // a live local holder renews by completing
       this.releaseClaim(c.key, c.token, c.operation, c.item_id, now);
     }
@@ -598,72 +489,20 @@ export class Arbiter {
     return this.claims.renew(unit.key, unit.token, now + this.config.leaseS);
   }
 
-  private closeIdleRuns(): void {
-    for (const lane of this.lanes) {
-      const runs = this.slotRuns.get(lane.queueKey)!;
-      runs.forEach((r, slot) => {
-        if (r && r.pending) {
-          this.recordInRun(() => this.runs.close(r.runId, r.endedAt));
-          runs[slot] = null;
-        }
-      });
-    }
-  }
-
-  // ---- timers ----------------------------------------------------------------------------
-
-  /**
-   * The earliest pending backoff end and sync staleness, read once and kept until something can
-   * add an earlier one (a failure, a sync, another process's commit). A remembered time that is
-   * too early only costs one query that finds nothing.
-   */
-  private dueCache: { backoff: number | null; stale: number | null } | undefined;
-
-  forgetDueTimes(): void {
-    this.dueCache = undefined;
-  }
-
-  private dueTimes(): { backoff: number | null; stale: number | null } {
-    this.dueCache ??= { backoff: this.q.firstBackoff.get() as number | null, stale: this.q.firstStale.get() as number | null };
-    return this.dueCache;
-  }
-
-  /** Moves work whose backoff ran out or whose output went stale by time (sync) to reachable. */
+  /** Moves work whose backoff ran out or whose output went stale by time to reachable. */
   advance(now: number): void {
-    const due = this.dueTimes();
-    if ((due.backoff === null || due.backoff > now) && (due.stale === null || due.stale > now)) return;
-    for (const r of this.q.dueBackoff.all(now) as { operation: OperationId; item_id: string }[]) this.host.work.recompute(r.operation, r.item_id, now);
-    for (const r of this.q.dueStale.all(now) as { operation: OperationId; item_id: string }[]) this.host.work.recompute(r.operation, r.item_id, now);
-    this.forgetDueTimes();
+    this.due.advance(now);
   }
 
-  nextBackoff(now: number): number | null {
-    const t = this.dueTimes().backoff;
-    return t === null || t > now ? t : (this.q.nextBackoff.get(now) as { t: number | null }).t;
-  }
-
-  nextStale(now: number): number | null {
-    const t = this.dueTimes().stale;
-    return t === null || t > now ? t : (this.q.nextStale.get(now) as { t: number | null }).t;
-  }
-
-  nextQuietBoundary(now: number): number | null {
-    let next: number | null = null;
-    for (const lane of this.lanes) {
-      const t = nextQuietBoundary(this.config.quietHours, lane.queueKey, now, this.config.wallTime);
-      if (t !== null && (next === null || t < next)) next = t;
-    }
-    return next;
+  /** The next instant something changes by time alone: a retry, a due sync, a gate's edge. */
+  nextWake(now: number): number | null {
+    const times = [this.due.nextBackoff(now), this.due.nextStale(now), this.nextGateChange(now)].filter((t): t is number => t !== null);
+    return times.length === 0 ? null : Math.min(...times);
   }
 
   /** Is there matched reachable work for this lane (ignoring gates)? Drives utilization and idling. */
   hasMatchedWork(lane: string, now: number): boolean {
-    const stamp = this.laneStamp(lane);
-    if (this.idleStamps.get(lane) === stamp) return false;
-    const tree = this.tree(now);
-    const matched = tree.leaves.some((leaf) => this.leafCandidate(leaf, lane, now, 'open') !== undefined);
-    if (!matched) this.idleStamps.set(lane, stamp);
-    return matched;
+    return this.leaves.hasMatchedWork(this.tree(now), lane, now, this.laneStamp(lane));
   }
 
   /**
@@ -671,9 +510,6 @@ export class Arbiter {
    * the tree or the channels change, or another process writes: time alone only ages items out of
    * "new uploads". The stamp sums counters that only grow, so any such change moves it.
    */
-  private readonly idleStamps = new Map<string, number>();
-  private otherWrites = 0;
-
   private laneStamp(lane: string): number {
     let stamp = this.treeVersion + this.channelsVersion + this.otherWrites;
     for (const b of this.bindingsOn(lane)) stamp += this.host.work.readyRaises(b.operation);

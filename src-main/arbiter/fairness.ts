@@ -3,7 +3,7 @@
 // node however many picks it saw), so an interrupted pick has counted and a restart continues the
 // sequence; a rollback reads the stored sequence back.
 import type { Db } from '../db/connection';
-import { addTransactionHook } from '../db/transaction-hooks';
+import type { UnitOfWork } from '../db/unit-of-work';
 
 export class FairnessStore {
   private readonly current = new Map<string, number>();
@@ -12,12 +12,12 @@ export class FairnessStore {
   private readonly upsert;
   private readonly all;
 
-  constructor(private readonly db: Db) {
+  constructor(uow: UnitOfWork, private readonly db: Db) {
     this.all = db.prepare('SELECT node_id, current_weight, last_child FROM fairness');
     this.upsert = db.prepare(`INSERT INTO fairness (node_id, current_weight, last_child) VALUES (?, ?, ?)
       ON CONFLICT (node_id) DO UPDATE SET current_weight = excluded.current_weight, last_child = excluded.last_child`);
     this.load();
-    addTransactionHook(db, { beforeCommit: () => this.write(), afterRollback: () => this.load() });
+    uow.addHook({ beforeCommit: () => this.write(), afterRollback: () => this.load() });
   }
 
   private load(): void {

@@ -3,6 +3,8 @@
 // expected cost, and whether its preflight passed.
 import type { OperationId, Resource } from '../../src-shared/catalog/operations';
 import { CATALOG } from '../../src-shared/catalog/operations';
+import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';
+import { LANES, LANE_KEYS } from '../../src-shared/catalog/lanes';
 
 export interface LaneConfig {
   queueKey: string;
@@ -23,16 +25,10 @@ export interface EngineBinding {
   preflight: Preflight;
 }
 
-/** Lanes are filled in this order at every instant; other lanes follow by name. */
-export const LANE_ORDER = ['sync', 'download', 'gpu', 'cpu', 'remote'];
+/** Lanes are filled in the catalog's lane order at every instant; other lanes follow by name. */
+export const LANE_ORDER: readonly string[] = LANE_KEYS;
 
-export const DEFAULT_LANES: Record<string, LaneConfig> = {
-  sync: { queueKey: 'sync', slots: 1, contendsFor: ['network'] },
-  download: { queueKey: 'download', slots: 2, contendsFor: ['network', 'disk'] },
-  gpu: { queueKey: 'gpu', slots: 1, contendsFor: ['gpu'] },
-  cpu: { queueKey: 'cpu', slots: 2, contendsFor: ['cpu'] },
-  remote: { queueKey: 'remote', slots: 4, contendsFor: ['spend', 'network'] },
-};
+export const DEFAULT_LANES: Record<string, LaneConfig> = Object.fromEntries(LANES.map((l) => [l.queueKey, { queueKey: l.queueKey, slots: l.defaultSlots, contendsFor: [...l.contendsFor] }]));
 
 export function sortLanes(keys: Iterable<string>): string[] {
   const all = [...new Set(keys)];
@@ -49,20 +45,10 @@ export function expectedUsd(b: EngineBinding, durationS: number): number {
   return b.usdFixed + b.usdPerMediaSecond * durationS;
 }
 
-/** The project's default engine bindings: the first engine of each operation in the catalog. */
-export const DEFAULT_COSTS: Record<OperationId, { lane: string; secondsFixed: number; secondsPerMediaSecond: number }> = {
-  sync: { lane: 'sync', secondsFixed: 5, secondsPerMediaSecond: 0 },
-  download: { lane: 'download', secondsFixed: 5, secondsPerMediaSecond: 0.02 },
-  transcribe: { lane: 'gpu', secondsFixed: 2, secondsPerMediaSecond: 0.05 },
-  diarize: { lane: 'gpu', secondsFixed: 2, secondsPerMediaSecond: 0.02 },
-  'attribute-voices': { lane: 'cpu', secondsFixed: 1, secondsPerMediaSecond: 0 },
-  'attribute-words': { lane: 'cpu', secondsFixed: 1, secondsPerMediaSecond: 0.001 },
-  digest: { lane: 'cpu', secondsFixed: 5, secondsPerMediaSecond: 0 },
-};
-
+/** The simulator's default engine bindings: each operation on its reference lane and cost. */
 export function defaultBindings(): EngineBinding[] {
   return CATALOG.map((op) => {
-    const c = DEFAULT_COSTS[op.id];
+    const c = REFERENCE_COSTS[op.id];
     const engine = op.engines.find((e) => e.lane.queueKey === c.lane) ?? op.engines[0];
     return {
       operation: op.id, engineId: engine.id, lane: c.lane, secondsFixed: c.secondsFixed,

@@ -3,9 +3,10 @@
 // are kept in memory and written with the close, or before the transaction commits if the run
 // is still open then (so a crash keeps what the run had done).
 import type { Db } from '../db/connection';
-import { addTransactionHook } from '../db/transaction-hooks';
+import type { UnitOfWork } from '../db/unit-of-work';
+import type { RunTrigger } from '../../src-shared/runs/trigger';
 
-export type RunTrigger = 'arbiter' | 'manual' | 'ad-hoc';
+export type { RunTrigger };
 export type UnitOutcome = 'done' | 'failed' | 'interrupted';
 
 export interface OpenRun {
@@ -44,8 +45,8 @@ export class RunWriter {
   /** Totals that could not be written before a commit; the outcomes they counted stand. */
   writeFailures = 0;
 
-  constructor(private readonly db: Db) {
-    addTransactionHook(db, { beforeCommit: () => this.writeTotals(), afterRollback: () => this.totals.clear() });
+  constructor(uow: UnitOfWork, private readonly db: Db) {
+    uow.addHook({ beforeCommit: () => this.writeTotals(), afterRollback: () => this.totals.clear() });
     this.q = {
       open: db.prepare(`INSERT INTO runs (operation, channel_id, lane, slot, node_id, trigger, actor, started_at, outcome)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running')`),

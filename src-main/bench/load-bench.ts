@@ -9,9 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiMethod, ApiRequest, ApiResponse } from '../../src-shared/api/contract';
-import { Host } from '../host/host';
-import { createHandlers } from '../api/handlers';
-import { dispatch } from '../api/dispatch';
 import { BacklotError } from '../../src-shared/errors';
 import { buildBenchLibrary } from './snapshot-bench';
 import { percentile, round } from './snapshot-measure';
@@ -57,15 +54,23 @@ export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
 }
 
 const BIN = fileURLToPath(new URL('../../bin/backlot.mjs', import.meta.url));
+
+export type ApiCaller = <M extends ApiMethod>(method: M, payload: ApiRequest<M>) => Promise<ApiResponse<M>>;
+
+/**
+ * Opens the library in this process behind the API dispatcher (the command line hands this in:
+ * the API sits above the benchmarks in the layers).
+ */
+export type OpenInHost = (databaseFile: string) => { call: ApiCaller; close(): void };
 const READ_ROUNDS = 50;
 const PROBE_EVERY_MS = 100;
 
-export async function runLoadBench(spec: LoadBenchSpec): Promise<LoadBenchResult> {
+export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost): Promise<LoadBenchResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-load-'));
   let serve: Served | null = null;
   try {
     const built = buildBenchLibrary(path.join(dir, 'backlot.sqlite'), spec);
-    const readsInHost = await measureReadsInHost(path.join(dir, 'backlot.sqlite'));
+    const readsInHost = await measureReadsInHost(openInHost(path.join(dir, 'backlot.sqlite')));
     serve = await startServe(dir, spec.chunkMs, spec.serveBin ?? BIN);
     const admin = new LoadWindow(serve.base, serve.token);
 
@@ -126,7 +131,7 @@ function figures(ms: number[]): LatencyFigures {
 }
 
 /** The reads a window and a user make, with arguments taken from the library itself. */
-async function readCases(call: <M extends ApiMethod>(m: M, p: ApiRequest<M>) => Promise<ApiResponse<M>>): Promise<[ApiMethod, ApiRequest<ApiMethod>][]> {
+async function readCases(call: ApiCaller): Promise<[ApiMethod, ApiRequest<ApiMethod>][]> {
   const snap = await call('snapshot.get', {});
   const heaviest = [...snap.channels].sort((a, b) => b.items - a.items || a.id.localeCompare(b.id));
   const withIds = await call('snapshot.get', { channel: heaviest[0].id, ids: true });
@@ -148,28 +153,21 @@ async function readCases(call: <M extends ApiMethod>(m: M, p: ApiRequest<M>) => 
   return cases;
 }
 
-async function measureReadsInHost(databaseFile: string): Promise<LoadBenchResult['readsInHost']> {
-  const host = new Host({ databaseFile });
+async function measureReadsInHost(inHost: { call: ApiCaller; close(): void }): Promise<LoadBenchResult['readsInHost']> {
   try {
-    const handlers = createHandlers(host);
-    const call = async <M extends ApiMethod>(method: M, payload: ApiRequest<M>): Promise<ApiResponse<M>> => {
-      const outcome = await dispatch(handlers, method, payload);
-      if (!outcome.ok) throw new BacklotError('BENCH_FAILED', `${method} was refused: ${outcome.error.message}`);
-      return outcome.result;
-    };
     const out: LoadBenchResult['readsInHost'] = [];
-    for (const [method, request] of await readCases(call)) {
+    for (const [method, request] of await readCases(inHost.call)) {
       const ms: number[] = [];
       for (let i = 0; i < READ_ROUNDS + 3; i++) {
         const t = performance.now();
-        await call(method, request as never);
+        await inHost.call(method, request as never);
         if (i >= 3) ms.push(performance.now() - t);
       }
       out.push({ method, request: JSON.stringify(request).slice(0, 60), ...figures(ms) });
     }
     return out;
   } finally {
-    host.close();
+    inHost.close();
   }
 }
 

@@ -4,7 +4,7 @@
 import { parseScenario } from '../sim/scenario';
 import { simulate } from '../sim/simulate';
 import { percentile } from '../sim/metrics';
-import { DEFAULT_COSTS } from '../arbiter/lanes';
+import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';
 import { generateCorpus } from '../../src-shared/corpus/generate';
 import { profileStatements, type StatementCost } from './statement-profile';
 
@@ -93,7 +93,7 @@ export function benchUploads(tree: 'default' | 'fifo', o: { backlog?: number; up
     const readyAt = downloaded ? Number(downloaded.t) : null;
     waits.push(readyAt === null ? until : started ? Number(started.t) - readyAt : until - readyAt);
   }
-  const c = DEFAULT_COSTS.transcribe;
+  const c = REFERENCE_COSTS.transcribe;
   const longest = c.secondsFixed + c.secondsPerMediaSecond * 7200;
   waits.sort((a, b) => a - b);
   const waitMaxS = waits.at(-1) ?? 0;
@@ -118,8 +118,8 @@ export interface PipelineBench {
 export function benchPipeline(o: { items?: number; seed?: number } = {}): PipelineBench {
   const n = o.items ?? 400;
   const channels = generateCorpus({ seed: o.seed ?? 11, channels: 4, items: n, durationS: { min: 120, max: 5400 } });
-  const d = DEFAULT_COSTS.download;
-  const t = DEFAULT_COSTS.transcribe;
+  const d = REFERENCE_COSTS.download;
+  const t = REFERENCE_COSTS.transcribe;
   const durations = channels.flatMap((c) => c.items.map((i) => i.durationS));
   const dl = durations.map((x) => d.secondsFixed + d.secondsPerMediaSecond * x);
   const tr = durations.map((x) => t.secondsFixed + t.secondsPerMediaSecond * x);

@@ -3,7 +3,7 @@
 import { isBacklotError } from '../../src-shared/errors';
 import { COMMANDS, printHelp } from './commands/index';
 import { CliUsageError } from './args';
-import { installProcessGuards, INTERNAL_EXIT_CODE } from '../process/uncaught';
+import { installProcessGuards, INTERNAL_EXIT_CODE } from '../system/uncaught';
 
 // Every command, the long-running hosts (serve) above all: an error that escapes every handler is
 // logged with its request or run and answered, or stops the host cleanly with one sentence.

@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BacklotError } from '../../src-shared/errors';
 import { migrate } from './migrate';
-import { installTransactionHooks } from './transaction-hooks';
 
 export type Db = Database.Database;
 
@@ -29,7 +28,6 @@ export function openDatabase(file: string, options: { migrateTo?: number; durabl
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, options.migrateTo);
-  installTransactionHooks(db);
   return db;
 }
 

@@ -1,7 +1,9 @@
 // The arbiter in real time: it wakes when a slot frees, work appears, a gate, a setting or the
-// tree changes, or a timer (the next retry, the next due sync, a quiet-hours edge) fires, and
-// fills the free slots in one transaction. No busy polling. It holds the dispatcher lock so a
-// second one on the same library is refused.
+// tree changes, or a timer (the next retry, the next due sync, a gate's edge) fires, claims the
+// picks in one transaction and starts their engines after it commits (docs/architecture.md
+// "One pick"). No busy polling. It holds the dispatcher lock so a second one on the same library
+// is refused.
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Host } from '../host/host';
 import { Arbiter, type ArbiterConfig, type RunningUnit, type UnitResult } from '../arbiter/arbiter';
@@ -14,12 +16,15 @@ import { detectGpus, type GpuReport } from '../gates/gpu';
 import { sweepTemporaryOutputs } from '../engines/commit-output';
 import { DispatcherLock } from './lock';
 import { ManualRuns } from '../arbiter/manual-runs';
-import { BacklotError } from '../../src-shared/errors';
+import { BacklotError, isBacklotError } from '../../src-shared/errors';
 import type { OperationId } from '../../src-shared/catalog/operations';
-import { EngineExecutor } from './engine-executor';
-import { createEngineRegistry, type EngineProfile, type EngineRegistry, type TestEngineOptions } from './engine-registry';
-import { LANE_KEYS, type SettingsValues } from '../../src-shared/settings/settings-schema';
-import { isBacklotError } from '../../src-shared/errors';
+import { EngineExecutor } from '../engines/executor';
+import { buildEngineRegistry, type EngineRegistry } from '../engines/registry';
+import type { EngineAdapter, EngineEnvironment, EngineProfile } from '../engines/adapter';
+import type { TestEngineOptions } from '../engines/test-engine/adapter';
+import { LANE_KEYS, type SettingKey, type SettingsValues } from '../../src-shared/settings/settings-schema';
+import { resourcesDir } from '../engines/resources';
+import { UnitProgress, type ProgressReport } from './unit-progress';
 
 export interface DispatcherOptions {
   dataDir: string;
@@ -27,6 +32,16 @@ export interface DispatcherOptions {
   test?: TestEngineOptions;
   /** For tests: a GPU report instead of asking the hardware. */
   gpu?: GpuReport;
+  /** For tests: adapters beside the profile's own (a second engine on another lane). */
+  extraAdapters?: readonly EngineAdapter[];
+}
+
+/** A unit that ended, as `backlot run` and the window's live list report it. */
+export interface UnitEnded {
+  unit: RunningUnit;
+  result: UnitResult;
+  failedTerminally: boolean;
+  endedAt: number;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -39,13 +54,12 @@ const DOWNLOAD_BYTES_PER_MEDIA_SECOND = 250_000;
 export class Dispatcher {
   arbiter!: Arbiter;
   manual!: ManualRuns;
-  private gpu!: GpuReport;
-  private registry!: EngineRegistry;
-
-  isDispatching(): boolean {
-    return this.dispatching;
-  }
+  registry!: EngineRegistry;
   readonly settings: SettingsStore;
+  readonly progress = new UnitProgress();
+  startedAt = 0;
+  private gpu!: GpuReport;
+  private env!: EngineEnvironment;
   private readonly lock: DispatcherLock;
   private executor!: EngineExecutor;
   private readonly disk: SystemDiskProbe;
@@ -55,12 +69,19 @@ export class Dispatcher {
   private stopped = false;
   private dispatching = false;
   private unsubscribe: (() => void) | null = null;
-  startedAt = 0;
+  private rebuilding: Promise<void> | null = null;
+  private rebuildsPending = 0;
+  private readonly endedListeners = new Set<(e: UnitEnded) => void>();
+  private readonly settledListeners = new Set<() => void>();
 
   constructor(private readonly host: Host, private readonly options: DispatcherOptions) {
     this.settings = new SettingsStore(host.db);
     this.lock = new DispatcherLock(host.db, `dispatcher-${randomUUID()}`);
     this.disk = new SystemDiskProbe(options.dataDir);
+  }
+
+  isDispatching(): boolean {
+    return this.dispatching;
   }
 
   /**
@@ -69,20 +90,33 @@ export class Dispatcher {
    */
   async prepare(): Promise<Arbiter> {
     if (this.arbiter) return this.arbiter;
-    const gpu = this.options.gpu ?? await detectGpus();
-    const registry = createEngineRegistry(this.options.profile, gpu, this.options.test);
-    this.gpu = gpu;
-    this.registry = registry;
-    this.executor = new EngineExecutor(registry, this.options.dataDir, {
+    this.gpu = this.options.gpu ?? await detectGpus();
+    const values = this.settings.values();
+    this.env = this.environment(values);
+    this.registry = await this.buildRegistry(this.env);
+    this.executor = new EngineExecutor(this.host, this.registry, this.env, {
       complete: (unit, result) => this.complete(unit, result),
       renew: (unit) => { this.arbiter.renew(unit, this.host.now()); },
       log: (unit, level, text) => this.arbiter.runs.log(unit.runId, this.host.now(), level, text),
+      progress: (unit, p) => { if (this.progress.report(unit, p, this.host.now())) this.host.emit('progress-changed'); },
       stallTimeoutMs: () => this.settings.get('engines.stallTimeoutS') * 1000,
+      preflightFailed: (unit, engineId, preflight) => {
+        if (this.registry.failPreflight(engineId, unit.operation, preflight)) this.arbiter.bindingsChanged();
+        this.host.emit('lanes-changed');
+      },
     });
     await this.disk.refresh();
-    this.arbiter = new Arbiter(this.host, this.config(this.settings.values(), registry.bindings, gpu), this.executor);
+    this.arbiter = new Arbiter(this.host, this.config(values, this.registry.bindings, this.gpu));
     this.manual = new ManualRuns(this.host, this.arbiter);
     return this.arbiter;
+  }
+
+  private environment(values: SettingsValues): EngineEnvironment {
+    return { dataDir: this.options.dataDir, modelsDir: path.join(this.options.dataDir, 'models'), resourcesDir: resourcesDir(), settings: values, gpu: this.gpu };
+  }
+
+  private buildRegistry(env: EngineEnvironment): Promise<EngineRegistry> {
+    return buildEngineRegistry({ profile: this.options.profile, env, test: this.options.test, extra: this.options.extraAdapters });
   }
 
   /** Takes the lock, sweeps what a dead process left, and starts dispatching. */
@@ -92,9 +126,12 @@ export class Dispatcher {
     await sweepTemporaryOutputs(this.options.dataDir, {
       wasRecorded: (jobId) => this.host.db.prepare('SELECT 1 FROM work WHERE output_job = ?').get(jobId) !== undefined,
     });
-    const swept = this.host.transaction(() => this.arbiter.startupSweep(this.host.now()));
+    const swept = this.host.transaction(() => {
+      this.noteEngineFingerprints();
+      return this.arbiter.startupSweep(this.host.now());
+    });
     this.dispatching = true;
-    this.unsubscribe = this.settings.onChange(() => this.applySettings());
+    this.unsubscribe = this.settings.onChange((change) => this.applySettings(change.key));
     this.intervals.push(setInterval(() => { if (!this.lock.renew()) void this.stop(); }, 10_000));
     this.intervals.push(setInterval(() => { void this.disk.refresh().then(() => this.wake()); }, DISK_REFRESH_MS));
     this.intervals.push(setInterval(() => this.prune(), PRUNE_EVERY_MS));
@@ -106,6 +143,12 @@ export class Dispatcher {
     this.startedAt = this.host.now();
     this.wake();
     return swept;
+  }
+
+  /** An engine whose fingerprint changed since the last start: only the outputs it made go stale. */
+  private noteEngineFingerprints(): void {
+    const now = this.host.now();
+    for (const e of this.registry.engines) this.host.work.noteEngineFingerprint(e.adapter.id, e.adapter.operation, e.fingerprint, now);
   }
 
   private config(s: SettingsValues, bindings: ArbiterConfig['bindings'], gpu: GpuReport): ArbiterConfig {
@@ -128,14 +171,38 @@ export class Dispatcher {
     };
   }
 
-  private applySettings(): void {
-    // Engine bindings are fixed at start (a restart key); everything else applies at the next pull.
-    const next = this.config(this.settings.values(), this.registry.bindings, this.gpu);
+  private applySettings(key: SettingKey): void {
+    const values = this.settings.values();
+    const next = this.config(values, this.registry.bindings, this.gpu);
     this.arbiter.reconfigure({
       retry: next.retry, disk: next.disk, spendCapUsd: next.spendCapUsd, spendWindowStart: next.spendWindowStart,
       quietHours: next.quietHours, slots: Object.fromEntries(next.lanes.map((l) => [l.queueKey, l.slots])),
     });
+    // Engines read settings (which are enabled, their models and options): the registry is built
+    // again and units started from then on use it; running ones finish as they began.
+    if (key.startsWith('engines.') || key.includes('.engine') || this.options.profile === 'production') void this.rebuildEngines(values);
     this.wake();
+  }
+
+  private rebuildEngines(values: SettingsValues): Promise<void> {
+    const run = async (): Promise<void> => {
+      const env = this.environment(values);
+      const registry = await this.buildRegistry(env);
+      if (this.stopped) return;
+      this.registry = registry;
+      this.env = env;
+      this.executor.reconfigure(registry, env);
+      this.host.transaction(() => this.noteEngineFingerprints());
+      this.arbiter.reconfigure({ bindings: registry.bindings });
+      this.host.emit('lanes-changed');
+      this.wake();
+    };
+    this.rebuildsPending++;
+    const counted = async (): Promise<void> => {
+      try { await run(); } finally { this.rebuildsPending--; }
+    };
+    this.rebuilding = (this.rebuilding ?? Promise.resolve()).then(counted, counted);
+    return this.rebuilding;
   }
 
   /** Something changed: fill free slots soon (coalesced, so a burst of changes costs one pass). */
@@ -150,34 +217,75 @@ export class Dispatcher {
 
   private tick(): void {
     const now = this.host.now();
-    this.host.transaction(() => {
+    const claimed = this.host.transaction(() => {
       this.arbiter.advance(now);
-      this.arbiter.fill(now);
+      return this.arbiter.fill(now);
     });
+    // Claim, commit, then start: an engine never runs on a claim that could still roll back.
+    for (const unit of claimed) this.startUnit(unit);
     this.host.emit('lanes-changed');
     this.scheduleTimer(now);
+    if (this.isSettled()) {
+      for (const l of this.settledListeners) {
+        try { l(); } catch { /* a listener's bug never stops dispatch */ }
+      }
+    }
+  }
+
+  /**
+   * Nothing runs and nothing can start now: the last fill claimed nothing, no wake is queued and no
+   * engine rebuild is pending. What is left is done, held, deferred, blocked or on a lane whose
+   * preflight failed (`backlot run --until-idle` exits here).
+   */
+  isSettled(): boolean {
+    return this.dispatching && !this.wakeQueued && this.rebuildsPending === 0 && this.arbiter.running().length === 0;
+  }
+
+  /** Called after every fill that leaves the host settled. */
+  onSettled(listener: () => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
+  }
+
+  /** Called for every unit that ended and was committed (done or failed). */
+  onUnitEnded(listener: (e: UnitEnded) => void): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
+  }
+
+  private startUnit(unit: RunningUnit): void {
+    this.progress.started(unit, this.host.now());
+    this.executor.start(unit);
   }
 
   private scheduleTimer(now: number): void {
     if (this.timer) clearTimeout(this.timer);
-    const next = [this.arbiter.nextBackoff(now), this.arbiter.nextStale(now), this.arbiter.nextQuietBoundary(now)]
-      .filter((t): t is number => t !== null);
-    if (next.length === 0) { this.timer = null; return; }
-    const ms = Math.min(MAX_TIMER_MS, Math.max(0, (Math.min(...next) - now) * 1000));
+    const next = this.arbiter.nextWake(now);
+    if (next === null) { this.timer = null; return; }
+    const ms = Math.min(MAX_TIMER_MS, Math.max(0, (next - now) * 1000));
     this.timer = setTimeout(() => this.wake(), ms);
     this.timer.unref();
   }
 
   private complete(unit: RunningUnit, result: UnitResult): boolean {
     if (this.stopped) return false;
+    this.progress.ended(unit);
+    let failedTerminally = false;
     try {
-      this.host.transaction(() => this.arbiter.complete(unit, result, this.host.now()));
+      failedTerminally = this.host.transaction(() => this.arbiter.complete(unit, result, this.host.now())).failedTerminally;
     } catch (e) {
       if (isBacklotError(e) && e.code === 'CLAIM_LAPSED') return false;
       throw e;
     }
     this.host.emit('snapshot-changed');
     this.host.emit('runs-changed');
+    const ended: UnitEnded = { unit, result, failedTerminally, endedAt: this.host.now() };
+    for (const l of this.endedListeners) {
+      try { l(ended); } catch { /* a listener's bug never undoes a committed unit */ }
+    }
+    if (failedTerminally && result.outcome === 'failed') {
+      this.host.notify({ kind: 'run-failed', at: this.host.now(), code: result.code, params: { ...result.params, operation: unit.operation, item: unit.itemId, run: unit.runId }, target: { view: 'runs', run: unit.runId } });
+    }
     if (result.outcome === 'done' && unit.operation === 'download') void this.disk.refresh();
     this.wake();
     return true;
@@ -195,9 +303,11 @@ export class Dispatcher {
   startRequested(kind: 'runNow' | 'doNext', operation: OperationId, target: string, actor: string): RunningUnit {
     if (!this.dispatching) throw new BacklotError('NOT_DISPATCHING', 'This Backlot is not dispatching work (opened read-only); start the app or "backlot serve" to run work.');
     const now = this.host.now();
-    const unit = this.host.transaction(() => kind === 'runNow'
-      ? this.manual.runNow(operation, target, actor, now)
-      : this.manual.doNext(operation, target, actor, now));
+    const { unit, claimed } = this.host.transaction(() => {
+      const u = kind === 'runNow' ? this.manual.runNow(operation, target, actor, now) : this.manual.doNext(operation, target, actor, now);
+      return { unit: u, claimed: this.arbiter.takeClaimed() };
+    });
+    for (const u of claimed) this.startUnit(u);
     this.host.emit('runs-changed');
     this.host.emit('lanes-changed');
     return unit;
@@ -205,6 +315,11 @@ export class Dispatcher {
 
   running(): RunningUnit[] {
     return this.arbiter.running();
+  }
+
+  /** What each running unit last reported (ratio, message, ETA) for the lane page. */
+  progressOf(unit: RunningUnit): ProgressReport | null {
+    return this.progress.of(unit);
   }
 
   /** Stops dispatching and the engines; open runs are marked interrupted and claims released. */

@@ -298,7 +298,7 @@ class Session {
 }
 
 /** A result may only name files it wrote into its own output directory, complete to the byte. */
-async function checkOutput(output: EngineOutput, outputDir: string): Promise<EngineOutput | string> {
+export async function checkOutput(output: EngineOutput, outputDir: string): Promise<EngineOutput | string> {
   const root = path.resolve(outputDir);
   const absolute = path.resolve(root, output.path);
   const relative = path.relative(root, absolute);

@@ -89,13 +89,13 @@ function reachableReason(arbiter: Arbiter, row: WorkRow, now: number): Reason {
     if (hold) { reasons.push(hold); continue; }
     const disk = arbiter.currentDiskMode();
     if (operationSpec(row.operation).writesMedia && disk !== 'open') { reasons.push({ code: 'DISK_GATE', params: { mode: disk } }); continue; }
-    const runningIn = arbiter.runningCounter();
+    const runningIn = arbiter.leaves.runningCounter();
     const memo = new Map<CompiledNode, Candidate | undefined>();
     const candidateOf = (leaf: CompiledNode) => {
-      if (!memo.has(leaf)) memo.set(leaf, arbiter.leafCandidate(leaf, lane.queueKey, now, disk));
+      if (!memo.has(leaf)) memo.set(leaf, arbiter.leaves.leafCandidate(leaf, lane.queueKey, now, disk));
       return memo.get(leaf);
     };
-    const busy = arbiter.nonPassiveBusy(tree, lane.queueKey, candidateOf);
+    const busy = arbiter.leaves.nonPassiveBusy(tree, lane.queueKey, candidateOf);
     let held: Reason | null = null;
     let open: CompiledNode | null = null;
     for (const leaf of leaves) {

@@ -2,6 +2,7 @@
 // settings page, the CLI and the simulator all call these, so they cannot drift. Pausing "*"
 // pauses everything. A pause is a hold: running work finishes, nothing new starts.
 import type { Db } from '../db/connection';
+import type { LaneGate } from './chain';
 
 export const ALL_LANES = '*';
 
@@ -40,4 +41,15 @@ export class LaneHolds {
     if (paused) this.paused.add(lane);
     else this.paused.delete(lane);
   }
+}
+
+/** The pause gate: the one definition of "this lane is paused" in the chain. */
+export function pauseGate(holds: LaneHolds): LaneGate {
+  return {
+    id: 'pause',
+    hold: ({ lane }) => {
+      const by = holds.heldBy(lane.queueKey);
+      return by === null ? null : { code: 'LANE_PAUSED', params: { lane: lane.queueKey, ...(by === ALL_LANES ? { all: true } : {}) } };
+    },
+  };
 }

@@ -2,13 +2,10 @@
 // window may cross midnight ("22:00"-"07:00") and may name weekdays (0 = Sunday). The simulator
 // reads its virtual clock as UTC from time 0; the app reads local time.
 import { BacklotError } from '../../src-shared/errors';
+import type { LaneGate } from './chain';
+import { CLOCK_PROBLEM, clockSeconds, type QuietWindow } from '../../src-shared/schedule/quiet-window';
 
-export interface QuietWindow {
-  lane: string;
-  from: string;
-  to: string;
-  days?: number[];
-}
+export type { QuietWindow };
 
 export interface WallTime {
   /** Seconds since local midnight. */
@@ -30,11 +27,9 @@ export const localWallTime: WallTimeOf = (t) => {
 };
 
 export function parseClock(text: string, field: string): number {
-  const m = /^(\d{1,2}):(\d{2})$/.exec(text);
-  if (!m || Number(m[1]) > 24 || Number(m[2]) > 59 || (Number(m[1]) === 24 && Number(m[2]) !== 0)) {
-    throw new BacklotError('QUIET_HOURS_INVALID', `${field} must be a time of day like "22:30", got "${text}".`);
-  }
-  return Number(m[1]) * 3600 + Number(m[2]) * 60;
+  const s = clockSeconds(text);
+  if (s === null) throw new BacklotError('QUIET_HOURS_INVALID', `${field} ${CLOCK_PROBLEM}, got "${text}".`);
+  return s;
 }
 
 /** If the lane is inside a quiet window at t, the time the window ends; else null. */
@@ -81,4 +76,16 @@ export function nextQuietBoundary(windows: readonly QuietWindow[], lane: string,
 
 function dayOk(w: QuietWindow, weekday: number): boolean {
   return !w.days || w.days.includes(weekday);
+}
+
+/** The quiet-hours gate over the current windows (a live setting) and a wall clock. */
+export function quietHoursGate(windows: () => readonly QuietWindow[], wall: () => WallTimeOf): LaneGate {
+  return {
+    id: 'quiet-hours',
+    hold: ({ lane, now }) => {
+      const until = quietUntil(windows(), lane.queueKey, now, wall());
+      return until === null ? null : { code: 'QUIET_HOURS', params: { lane: lane.queueKey, until } };
+    },
+    nextChange: ({ lane, now }) => nextQuietBoundary(windows(), lane.queueKey, now, wall()),
+  };
 }

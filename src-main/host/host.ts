@@ -3,12 +3,18 @@
 // exactly this and nothing else holds authority.
 import { EventEmitter } from 'node:events';
 import { openDatabase, type Db } from '../db/connection';
+import { UnitOfWork } from '../db/unit-of-work';
 import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
 import { LibraryRepository } from '../library/repository';
-import { wallClock, type Clock } from './clock';
+import { wallClock, type Clock } from '../system/clock';
 import { EventCoalescer } from './event-coalescer';
-import type { HostEvent, HostEventDetail } from '../../src-shared/api/contract';
+import { hostNotice, type HostEvent, type HostEventDetail } from '../../src-shared/api/contract';
+import type { HostNotice } from '../../src-shared/notices/notice';
+import { BacklotError } from '../../src-shared/errors';
+
+/** Notices kept for windows that open later (the newest last). */
+const NOTICES_KEPT = 200;
 
 export interface HostOptions {
   databaseFile: string;
@@ -19,16 +25,21 @@ export interface HostOptions {
 
 export class Host {
   readonly db: Db;
+  /** The one unit of work every write runs in (docs/architecture.md "Transactions"). */
+  readonly uow: UnitOfWork;
   readonly work: WorkStore;
   readonly library: LibraryRepository;
   readonly clock: Clock;
   private readonly events = new EventEmitter();
   private readonly coalescer = new EventCoalescer((event) => this.deliver(event));
+  private readonly noticeLog: (HostNotice & { id: number })[] = [];
+  private noticeSeq = 0;
 
   constructor(options: HostOptions) {
     this.clock = options.clock ?? wallClock;
     this.db = openDatabase(options.databaseFile, { durable: options.durable });
-    this.work = new WorkStore(this.db);
+    this.uow = new UnitOfWork(this.db);
+    this.work = new WorkStore(this.uow);
     this.library = new LibraryRepository(this.db, this.work);
     this.backfillWork();
   }
@@ -49,8 +60,8 @@ export class Host {
   }
 
   /** Runs fn in one transaction; the derived state and the facts commit together or not at all. */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+  transaction<T>(fn: () => T, options: { immediate?: boolean } = {}): T {
+    return this.uow.run(fn, options);
   }
 
   /** Tells the windows; bursts of one kind are coalesced (event-coalescer.ts). */
@@ -67,6 +78,27 @@ export class Host {
       if (channels.length > 0) detail.channels = channels;
     }
     this.events.emit('host-event', event, detail);
+  }
+
+  /**
+   * Tells a person something (DESIGN §5: the disk gate shut, a run failed, ...): every shell hears
+   * it as a `notice` event and decides how to show it. A malformed notice is a bug in its emitter,
+   * refused here rather than shown half-formed in a window or an OS notification.
+   */
+  notify(notice: HostNotice): void {
+    const checked = hostNotice.safeParse(notice);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new BacklotError('INVALID_NOTICE', `A host notice is malformed at "${issue.path.join('.') || '(root)'}": ${issue.message}.`, { kind: notice?.kind });
+    }
+    this.noticeLog.push({ ...checked.data, id: ++this.noticeSeq });
+    if (this.noticeLog.length > NOTICES_KEPT) this.noticeLog.splice(0, this.noticeLog.length - NOTICES_KEPT);
+    this.emit({ event: 'notice', notice: checked.data });
+  }
+
+  /** Notices kept for a window that opens later: those after `afterId` (0: all kept), oldest first. */
+  notices(afterId = 0): readonly (HostNotice & { id: number })[] {
+    return this.noticeLog.filter((n) => n.id > afterId);
   }
 
   onEvent(listener: (event: HostEvent, detail: HostEventDetail) => void): () => void {

@@ -6,9 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Host } from '../host/host';
-import { VirtualClock } from '../host/clock';
+import { VirtualClock } from '../system/clock';
 import { Arbiter, type ArbiterConfig, type RunningUnit } from '../arbiter/arbiter';
-import { DEFAULT_COSTS, type EngineBinding, type LaneConfig } from '../arbiter/lanes';
+import type { EngineBinding, LaneConfig } from '../arbiter/lanes';
+import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';
 import { utcWallTime } from '../gates/quiet-hours';
 import { explain } from '../explain/explain';
 import { CATALOG, type OperationId } from '../../src-shared/catalog/operations';
@@ -18,7 +19,6 @@ import { leavesOf, type PolicyNode } from '../../src-shared/policy/tree';
 import { generateCorpus } from '../../src-shared/corpus/generate';
 import { engineList, type Scenario, type ScenarioEvent, type ScenarioItem } from './scenario';
 import { SimWorld } from './world';
-import { runBeforeCommit } from '../db/transaction-hooks';
 import { ITEM_OPERATION_IDS, SimMetrics, round } from './metrics';
 
 export type TraceEvent = Record<string, unknown>;
@@ -57,7 +57,7 @@ export interface SimOptions {
 function bindingsFor(s: Scenario): EngineBinding[] {
   const out: EngineBinding[] = [];
   for (const op of CATALOG) {
-    const list = engineList(s.engines[op.id]) ?? [{ lane: DEFAULT_COSTS[op.id].lane, secondsFixed: DEFAULT_COSTS[op.id].secondsFixed, secondsPerMediaSecond: DEFAULT_COSTS[op.id].secondsPerMediaSecond }];
+    const list = engineList(s.engines[op.id]) ?? [{ lane: REFERENCE_COSTS[op.id].lane, secondsFixed: REFERENCE_COSTS[op.id].secondsFixed, secondsPerMediaSecond: REFERENCE_COSTS[op.id].secondsPerMediaSecond }];
     for (const e of list) {
       const engine = op.engines.find((x) => x.lane.queueKey === e.lane) ?? op.engines[0];
       out.push({
@@ -125,7 +125,7 @@ class Simulation {
     const until = this.s.until;
     let end = 0;
     let instantsInTransaction = 0;
-    this.host.db.exec('BEGIN');
+    this.host.uow.begin();
     for (;;) {
       const t = this.t;
       this.clock.set(t);
@@ -143,7 +143,7 @@ class Simulation {
       this.t = stepTo;
       if (++instantsInTransaction >= INSTANTS_PER_COMMIT) {
         this.commit();
-        this.host.db.exec('BEGIN');
+        this.host.uow.begin();
         instantsInTransaction = 0;
       }
     }
@@ -167,15 +167,13 @@ class Simulation {
     return out;
   }
 
-  /** What the host kept back for the commit (count changes) is written first, as db.transaction does. */
   private commit(): void {
-    runBeforeCommit(this.host.db);
-    this.host.db.exec('COMMIT');
+    this.host.uow.commit();
   }
 
   private boot(first: boolean): void {
     this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false });
-    this.arbiter = new Arbiter(this.host, this.config, this.world);
+    this.arbiter = new Arbiter(this.host, this.config);
     if (first) {
       this.host.transaction(() => this.seed());
     } else {
@@ -220,15 +218,20 @@ class Simulation {
     if (this.options.onPickMs) {
       const t0 = performance.now();
       const n = this.picks;
-      this.arbiter.fill(t);
+      this.startClaimed(this.arbiter.fill(t));
       const made = this.picks - n;
       if (made > 0) {
         const each = (performance.now() - t0) / made;
         for (let i = 0; i < made; i++) this.options.onPickMs(each);
       }
     } else {
-      this.arbiter.fill(t);
+      this.startClaimed(this.arbiter.fill(t));
     }
+  }
+
+  /** Claimed units start in the world in the order they were picked (the trace's start order). */
+  private startClaimed(units: readonly RunningUnit[]): void {
+    for (const u of units) this.world.start(u);
   }
 
   private end(unit: RunningUnit): void {
@@ -309,7 +312,7 @@ class Simulation {
     this.host.close();
     this.restarts++;
     this.boot(false);
-    this.host.db.exec('BEGIN');
+    this.host.uow.begin();
   }
 
   /**
@@ -323,14 +326,14 @@ class Simulation {
     const end = this.world.nextEnd();
     if (end !== null) candidates.push(end);
     if (nextEventAt !== null) candidates.push(nextEventAt);
-    const backoff = this.arbiter.nextBackoff(t);
+    const backoff = this.arbiter.due.nextBackoff(t);
     if (backoff !== null) candidates.push(backoff);
     const live = candidates.length > 0 || this.s.until !== undefined;
     if (live) {
-      const stale = this.arbiter.nextStale(t);
+      const stale = this.arbiter.due.nextStale(t);
       if (stale !== null) candidates.push(stale);
     }
-    const quiet = this.arbiter.nextQuietBoundary(t);
+    const quiet = this.arbiter.nextGateChange(t);
     if (quiet !== null && (live || this.quietHoldsWork(t))) candidates.push(quiet);
     return candidates.length === 0 ? null : Math.min(...candidates);
   }

@@ -1,7 +1,7 @@
 // The simulated world around the host: engines that take the time the scenario states, injected
 // failures (which belong to the world, so their counts survive a restart) and the library volume's
-// free space. The host never sees any of this except through the executor and the disk probe.
-import type { Executor, RunningUnit } from '../arbiter/arbiter';
+// free space. The host never sees any of this except through the units it starts and the disk probe.
+import type { RunningUnit } from '../arbiter/arbiter';
 import type { DiskProbe } from '../gates/disk-gate';
 import { expectedSeconds } from '../arbiter/lanes';
 
@@ -10,7 +10,7 @@ export interface InFlight {
   endAt: number;
 }
 
-export class SimWorld implements Executor, DiskProbe {
+export class SimWorld implements DiskProbe {
   readonly inFlight = new Map<string, InFlight>();
   private readonly failuresLeft = new Map<string, { times: number; code: string }>();
   now = 0;

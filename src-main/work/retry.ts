@@ -1,6 +1,6 @@
 // The user's "try again": work deferred as failed (or waiting out a backoff) forgets its failures
 // and is re-derived, so it becomes reachable for the arbiter's next pull.
-import type { Db } from '../db/connection';
+import type { UnitOfWork } from '../db/unit-of-work';
 import type { WorkStore } from './work-store';
 import { BacklotError } from '../../src-shared/errors';
 import { OPERATION_IDS, isOperationId, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
@@ -11,9 +11,10 @@ export type RetryTarget =
   | { all: true; operation?: string };
 
 /** Returns how many (item, operation) rows were cleared; 0 when none was failed or backing off. */
-export function retryWork(db: Db, work: WorkStore, target: RetryTarget, now: number): number {
+export function retryWork(uow: UnitOfWork, work: WorkStore, target: RetryTarget, now: number): number {
+  const db = uow.db;
   const operation = 'operation' in target && target.operation !== undefined ? requireOperation(target.operation) : null;
-  return db.transaction(() => {
+  return uow.run(() => {
     const where = ["deferral_kind IN ('failed', 'backoff')"];
     const params: unknown[] = [];
     if ('item' in target) {
@@ -34,9 +35,7 @@ export function retryWork(db: Db, work: WorkStore, target: RetryTarget, now: num
       params.push(operation);
     }
     const rows = db.prepare(`SELECT operation, item_id FROM work WHERE ${where.join(' AND ')}`).all(...params) as { operation: OperationId; item_id: string }[];
-    const clear = db.prepare(`UPDATE work SET deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL, attempts = 0
-                               WHERE operation = ? AND item_id = ?`);
-    for (const r of rows) clear.run(r.operation, r.item_id);
+    for (const r of rows) work.clearDeferral(r.operation, r.item_id);
     // recomputeItem derives every operation of the item, so each item is derived once.
     const derived = new Set<string>();
     for (const r of rows) {
@@ -47,7 +46,7 @@ export function retryWork(db: Db, work: WorkStore, target: RetryTarget, now: num
       work.recompute(r.operation, r.item_id, now);
     }
     return rows.length;
-  }).immediate();
+  }, { immediate: true });
 }
 
 function requireOperation(op: string): OperationId {

@@ -1,6 +1,7 @@
 // The channel snapshot (DESIGN §2): per channel and operation the six state counts and, when
 // asked, the reachable work list. The one definition the CLI, the API and the policy tree read.
 import type { Db } from '../db/connection';
+import type { UnitOfWork } from '../db/unit-of-work';
 import { CATALOG } from '../../src-shared/catalog/operations';
 import { countKey, emptyCounts, WORK_STATES, type WorkState } from '../../src-shared/states/states';
 import type { ChannelSnapshotDto } from '../../src-shared/api/contract';
@@ -63,7 +64,9 @@ const KNOWN_STATES = new Set<string>(WORK_STATES);
 /** Up to this many channels, their counts are read channel by channel (an index lookup each). */
 const FEW_CHANNELS = 16;
 
-export function snapshot(db: Db, opts: SnapshotOptions = {}): { channels: ChannelSnapshotDto[] } {
+/** `uow`: a reader inside a running unit of work sees the counts it changed (they are written first). */
+export function snapshot(db: Db, opts: SnapshotOptions = {}, uow?: UnitOfWork): { channels: ChannelSnapshotDto[] } {
+  if (uow && db.inTransaction) uow.flush();
   const q = statements(db);
   const withIds = opts.ids === true;
   // One read transaction: the counts, the item totals and the lists describe the same moment.

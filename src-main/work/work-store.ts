@@ -2,7 +2,7 @@
 // added or changed, an output committed, a failure, a claim) goes through here, inside the
 // caller's transaction, so the table and its counts are never behind the facts.
 import type { Db } from '../db/connection';
-import { addTransactionHook } from '../db/transaction-hooks';
+import type { UnitOfWork } from '../db/unit-of-work';
 import {
   CATALOG, ITEM_OPERATIONS, itemDependencies, operationSpec,
   type OperationId,
@@ -24,6 +24,7 @@ export interface WorkRow {
   output_fp: string | null;
   output_path: string | null;
   output_bytes: number | null;
+  output_engine: string | null;
   stale_at: number | null;
   attempts: number;
   deferral_kind: 'backoff' | 'failed' | 'excluded' | null;
@@ -90,6 +91,9 @@ export interface ReadyWatcher {
 
 export const DEFAULT_OPERATION_FINGERPRINT = 'v1';
 
+/** Prefixed to an output's fingerprint when it was superseded ("redo"): it no longer matches, so it is stale. */
+const SUPERSEDED = '~';
+
 /**
  * Channel work (sync) has no publish date. It sorts before every item and is never "published
  * recently", so a publishedWithinS match (new uploads) selects items only, at any time.
@@ -118,8 +122,12 @@ export class WorkStore {
   private changedChannels = new Set<string>();
   private readonly q;
 
-  constructor(private readonly db: Db) {
-    addTransactionHook(db, { beforeCommit: () => this.flushCounts(), afterRollback: () => this.pendingCounts.clear() });
+  private readonly db: Db;
+
+  constructor(uow: UnitOfWork) {
+    const db = uow.db;
+    this.db = db;
+    uow.addHook({ beforeCommit: () => this.flushCounts(), afterRollback: () => this.pendingCounts.clear() });
     this.q = {
       // Arrays, not objects: better-sqlite3 builds a row object at twice the cost of the query.
       itemFacts: db.prepare(`SELECT i.id, i.channel_id, i.published_at, i.duration_s, i.fingerprint, i.media_state,
@@ -137,7 +145,7 @@ export class WorkStore {
                            ON CONFLICT (operation, item_id) DO NOTHING`),
       updateState: db.prepare('UPDATE work SET state = ?, ready = ?, reachable_since = ? WHERE operation = ? AND item_id = ?'),
       // The finished operation's output and its new state in one write.
-      outputAndState: db.prepare(`UPDATE work SET output_fp = ?, output_path = ?, output_bytes = ?, output_job = ?, claimed = 0, attempts = 0,
+      outputAndState: db.prepare(`UPDATE work SET output_fp = ?, output_path = ?, output_bytes = ?, output_job = ?, output_engine = ?, claimed = 0, attempts = 0,
         deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL, state = ?, ready = ?, reachable_since = ? WHERE operation = ? AND item_id = ?`),
       updateAttrs: db.prepare('UPDATE work SET published_at = ?, duration_s = ? WHERE item_id = ? AND (published_at <> ? OR duration_s <> ?)'),
       setClaimed: db.prepare('UPDATE work SET claimed = ?, ready = CASE WHEN ? = 0 AND state IN (\'missing\', \'stale\') THEN 1 ELSE 0 END WHERE operation = ? AND item_id = ?'),
@@ -146,6 +154,15 @@ export class WorkStore {
       opConfig: db.prepare('SELECT operation, fingerprint FROM operation_config'),
       setOpConfig: db.prepare('INSERT INTO operation_config (operation, fingerprint) VALUES (?, ?) ON CONFLICT (operation) DO UPDATE SET fingerprint = excluded.fingerprint'),
       itemsOfOperationOutputs: db.prepare('SELECT DISTINCT item_id FROM work WHERE operation = ? AND output_fp IS NOT NULL'),
+      mediaOutput: db.prepare(`UPDATE work SET output_job = ?, output_path = ?, output_bytes = ?, output_engine = ?, attempts = 0,
+        deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL WHERE operation = 'download' AND item_id = ?`),
+      deferral: db.prepare('UPDATE work SET attempts = ?, deferral_kind = ?, deferral_until = ?, deferral_code = ? WHERE operation = ? AND item_id = ?'),
+      clearDeferral: db.prepare('UPDATE work SET deferral_kind = NULL, deferral_until = NULL, deferral_code = NULL, attempts = 0 WHERE operation = ? AND item_id = ?'),
+      supersede: db.prepare(`UPDATE work SET output_fp = '${SUPERSEDED}' || output_fp WHERE operation = ? AND item_id = ? AND output_fp IS NOT NULL AND output_fp NOT LIKE '${SUPERSEDED}%'`),
+      // Outputs record `<engine id>@<fingerprint>`: this engine's outputs made under another fingerprint.
+      itemsOfEngine: db.prepare('SELECT operation, item_id FROM work WHERE output_engine >= ? AND output_engine < ? AND output_engine <> ? AND operation = ? AND output_fp IS NOT NULL'),
+      engineFingerprint: db.prepare('SELECT fingerprint FROM engine_config WHERE engine_id = ? AND operation = ?').pluck(),
+      setEngineFingerprint: db.prepare('INSERT INTO engine_config (engine_id, operation, fingerprint) VALUES (?, ?, ?) ON CONFLICT (engine_id, operation) DO UPDATE SET fingerprint = excluded.fingerprint'),
     };
     for (const r of this.q.opConfig.all() as { operation: OperationId; fingerprint: string }[]) {
       this.opFingerprints.set(r.operation, r.fingerprint);
@@ -229,7 +246,7 @@ export class WorkStore {
    * wrote it), release the claim flag and forget past failures, and re-derive the item, in one
    * pass over its facts; the finished row's output and state go out in one write.
    */
-  recordOutput(operation: OperationId, itemId: string, output: { path: string | null; bytes: number; jobId: string | null }, now: number): void {
+  recordOutput(operation: OperationId, itemId: string, output: { path: string | null; bytes: number; jobId: string | null; engine?: string | null }, now: number): void {
     const item = this.itemFacts(itemId);
     if (!item) return;
     const expected = expectedFingerprint(this.operationFingerprint(operation), item.fingerprint);
@@ -238,8 +255,51 @@ export class WorkStore {
       Object.assign(row, { output_fp: expected, claimed: 0, attempts: 0, deferral_kind: null, deferral_until: null, deferral_code: null });
       return true;
     }, (row, state, ready, since) => {
-      this.q.outputAndState.run(expected, output.path, output.bytes, output.jobId, state, ready, since, operation, itemId);
+      this.q.outputAndState.run(expected, output.path, output.bytes, output.jobId, output.engine ?? null, state, ready, since, operation, itemId);
     });
+  }
+
+  /** A download committed the item's media: the job, path and size on its row (the library records the file). */
+  recordMediaOutput(itemId: string, output: { path: string | null; bytes: number; jobId: string | null; engine?: string | null }): void {
+    this.q.mediaOutput.run(output.jobId, output.path, output.bytes, output.engine ?? null, itemId);
+  }
+
+  /** A failure's deferral (backoff, failed, excluded), or none; the state is derived again. */
+  recordDeferral(operation: OperationId, itemId: string, d: { attempts: number; kind: 'backoff' | 'failed' | 'excluded' | null; until: number | null; code: string | null }, now: number): void {
+    this.q.deferral.run(d.attempts, d.kind, d.until, d.code, operation, itemId);
+    this.recompute(operation, itemId, now);
+  }
+
+  /** The user's retry: past failures are forgotten (the caller derives the item again). */
+  clearDeferral(operation: OperationId, itemId: string): void {
+    this.q.clearDeferral.run(operation, itemId);
+  }
+
+  /**
+   * "Redo this": the present output stays on disk but no longer counts as current, so the work is
+   * stale and the arbiter does it again (with whichever engine is enabled then).
+   */
+  supersede(operation: OperationId, itemId: string, now: number): boolean {
+    const changed = this.q.supersede.run(operation, itemId).changes > 0;
+    if (changed) this.recompute(operation, itemId, now);
+    return changed;
+  }
+
+  /**
+   * An engine's fingerprint (`<engine id>@<what shapes its output>`) as the host sees it now. When
+   * it differs from the one last seen, the outputs that engine made under another fingerprint go
+   * stale (and only those). Returns how many outputs went stale.
+   */
+  noteEngineFingerprint(engineId: string, operation: OperationId, fingerprint: string, now: number): number {
+    const known = this.q.engineFingerprint.get(engineId, operation) as string | undefined;
+    if (known === fingerprint) return 0;
+    this.q.setEngineFingerprint.run(engineId, operation, fingerprint);
+    let n = 0;
+    const rows = this.q.itemsOfEngine.all(`${engineId}@`, `${engineId}A`, fingerprint, operation) as { operation: OperationId; item_id: string }[];
+    for (const r of rows) {
+      if (this.supersede(r.operation, r.item_id, now)) n++;
+    }
+    return n;
   }
 
   /** Re-derive every operation of one item in catalog order; writes only rows that changed. */

@@ -3,6 +3,8 @@ import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import App from './App.vue';
 import { API_CLIENT, createClient } from './api/client';
+import { followShellNavigation } from './api/navigation';
 import './style.css';
 
 createApp(App).provide(API_CLIENT, createClient()).use(createPinia()).mount('#app');
+followShellNavigation(window);

@@ -4,9 +4,11 @@
 import { z } from 'zod';
 import { OPERATION_IDS } from '../catalog/operations';
 import { WORK_STATES } from '../states/states';
+import { RUN_OUTCOMES, RUN_TRIGGERS } from '../runs/trigger';
+import { NOTICE_KINDS, type HostNotice } from '../notices/notice';
 import { policyTreeSchema } from '../policy/schema';
 import { validatePolicyTree } from '../policy/validate';
-import { LANE_KEYS } from '../settings/settings-schema';
+import { LANE_KEYS } from '../catalog/lanes';
 import { isBacklotError } from '../errors';
 
 const operationId = z.enum(OPERATION_IDS);
@@ -42,11 +44,11 @@ export const runDto = z.object({
   channel: z.string(),
   lane: z.string(),
   slot: z.number().int(),
-  trigger: z.enum(['arbiter', 'manual', 'ad-hoc']),
+  trigger: z.enum(RUN_TRIGGERS),
   actor: z.string(),
   startedAt: z.number(),
   endedAt: z.number().nullable(),
-  outcome: z.enum(['running', 'succeeded', 'failed', 'interrupted', 'skipped', 'cancelled']),
+  outcome: z.enum(RUN_OUTCOMES),
   reason: reason.nullable(),
   itemsDone: z.number().int(),
   itemsFailed: z.number().int(),
@@ -161,18 +163,22 @@ export function isApiMethod(name: unknown): name is ApiMethod {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(API, name);
 }
 
-/** Events the host pushes to every window. */
-export const HOST_EVENTS = ['snapshot-changed', 'runs-changed', 'lanes-changed'] as const;
-export type HostEvent = (typeof HOST_EVENTS)[number];
+/** A notice for a person (src-shared/notices/notice.ts): what Host.notify checks before it emits one. */
+export const hostNotice = z.object({
+  kind: z.enum(NOTICE_KINDS),
+  at: z.number(),
+  code: z.string().min(1),
+  params: z.record(z.string(), z.unknown()),
+  target: z.discriminatedUnion('view', [
+    z.object({ view: z.literal('runs'), run: z.number().int().optional() }).strict(),
+    z.object({ view: z.literal('lanes'), lane: z.string().optional() }).strict(),
+    z.object({ view: z.literal('item'), item: z.string().min(1) }).strict(),
+    z.object({ view: z.literal('settings'), key: z.string().optional() }).strict(),
+    z.object({ view: z.literal('library'), channel: z.string().optional() }).strict(),
+  ]),
+}).strict() satisfies z.ZodType<HostNotice>;
 
-/**
- * What an event says beyond its name, so a window re-reads only what changed. `channels` (on
- * snapshot-changed): the channels whose counts moved since the last such event; absent when the
- * host cannot tell (another process wrote), and then a window re-reads everything.
- */
-export interface HostEventDetail {
-  channels?: string[];
-}
-
-/** One event as it travels to a window: `{"event": ..., "channels": [...]}`. */
-export type HostEventMessage = { event: HostEvent } & HostEventDetail;
+// The host's pushed events live in their own zod-free module, so the window can read frames
+// without bundling the schemas; re-exported here because this file is the contract.
+export { HOST_SIGNALS, isNoticeEvent, hostEventFrame, readHostEventFrame, readHostEventDetail } from './host-events';
+export type { HostEvent, HostEventDetail, HostSignal, NoticeEvent } from './host-events';

@@ -16,6 +16,11 @@ export interface EngineJob {
   input: Record<string, unknown>;
   /** A temporary directory the engine writes into; the host commits from there (commit-output). */
   outputDir: string;
+  /**
+   * A long-lived worker (docs/architecture.md "Workers"): after its answer the engine waits for the
+   * next job line instead of exiting. Absent or false: answer, then exit 0.
+   */
+  keepAlive?: boolean;
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -121,6 +126,7 @@ const schemas = {
     operation: z.string().min(1),
     input: record,
     outputDir: z.string().min(1),
+    keepAlive: z.boolean().optional(),
   }),
 };
 

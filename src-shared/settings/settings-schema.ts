@@ -1,10 +1,14 @@
 // Every knob Backlot has, declared once: type, default, validation, whether it applies live or
 // after a restart, and one line for the UI. The store, the CLI and the settings page all read this.
 import { z } from 'zod';
+import { CATALOG, OPERATION_IDS, type OperationId } from '../catalog/operations';
+import { LANE_KEYS, LANES, type LaneKey } from '../catalog/lanes';
+import { quietWindowSchema, type QuietWindow } from '../schedule/quiet-window';
+import { NOTICE_KINDS, type NoticeKind } from '../notices/notice';
 
 export type SettingApplies = 'live' | 'restart';
 /** How a typed-in text becomes a value (CLI, plain text fields); zod still has the last word. */
-export type SettingInput = 'integer' | 'number' | 'nullable-number' | 'enum' | 'json';
+export type SettingInput = 'integer' | 'number' | 'nullable-number' | 'enum' | 'boolean' | 'json' | 'list';
 
 export interface SettingSpec<S extends z.ZodType = z.ZodType> {
   schema: S;
@@ -15,8 +19,7 @@ export interface SettingSpec<S extends z.ZodType = z.ZodType> {
 }
 
 /** The lanes' queue keys; a test keeps this list equal to the catalog's. */
-export const LANE_KEYS = ['sync', 'download', 'gpu', 'cpu', 'remote'] as const;
-export type LaneKey = (typeof LANE_KEYS)[number];
+export { LANE_KEYS, type LaneKey } from '../catalog/lanes';
 
 export const SPEND_WINDOWS = ['day', 'week', 'month'] as const;
 export type SpendWindow = (typeof SPEND_WINDOWS)[number];
@@ -29,32 +32,75 @@ const count = (min: number, max?: number) => {
   return max === undefined ? base : base.max(max, { error: `must be at most ${max}` });
 };
 
-const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
-const time = z.string({ error: 'must be a time as "HH:MM"' }).regex(HH_MM, { error: 'must be a time as "HH:MM" between 00:00 and 23:59' });
+export const quietWindow = quietWindowSchema(z.enum(LANE_KEYS, { error: `must name a lane: ${LANE_KEYS.join(', ')}` }));
+export type { QuietWindow };
 
-/** A window may cross midnight (22:00 to 06:00); days are 0 = Sunday .. 6, the day it starts. */
-export const quietWindow = z.object({
-  lane: z.enum(LANE_KEYS, { error: `must name a lane: ${LANE_KEYS.join(', ')}` }),
-  from: time,
-  to: time,
-  days: z.array(count(0, 6), { error: 'must be a list of weekdays 0 (Sunday) to 6' })
-    .min(1, { error: 'must list at least one weekday, or be left out for every day' }).optional(),
-}, { error: 'must be an object {lane, from, to, days?}' }).strict()
-  // An empty window would look configured while holding nothing.
-  .refine((w) => w.from !== w.to, { error: 'must have different "from" and "to" times' });
-export type QuietWindow = z.infer<typeof quietWindow>;
-
-const slots = (lane: LaneKey, def: number) => spec({
-  schema: count(0, 64), default: def, applies: 'live', input: 'integer',
+const slots = (lane: LaneKey) => spec({
+  schema: count(0, 64), default: LANES.find((l) => l.queueKey === lane)!.defaultSlots, applies: 'live', input: 'integer',
   description: `Concurrent slots of the ${lane} lane; 0 holds the lane without ending it.`,
 });
 
+/**
+ * `engines.<operation>`: which of the catalog's engines perform it, in order of preference on a lane
+ * (docs/architecture.md "Engines"). Every one is enabled by default; one that cannot run here fails
+ * its preflight and says why, and the others carry the work.
+ */
+const engineList = <O extends OperationId>(op: O) => {
+  const ids = CATALOG.find((o) => o.id === op)!.engines.map((e) => e.id) as [string, ...string[]];
+  return spec({
+    schema: z.array(z.enum(ids, { error: `must name engines of ${op}: ${ids.join(', ')}` }), { error: `must be a list of engines of ${op}: ${ids.join(', ')}` })
+      .refine((l) => new Set(l).size === l.length, { error: 'must not name an engine twice' }),
+    default: [...ids] as string[], applies: 'live', input: 'list',
+    description: `Engines that perform ${op}, in order of preference: any of ${ids.join(', ')}.`,
+  });
+};
+
+export function engineSettingKey(op: OperationId): `engines.${OperationId}` {
+  return `engines.${op}`;
+}
+
+const flag = (def: boolean, description: string) => spec({
+  schema: z.boolean({ error: 'must be true or false' }), default: def, applies: 'live', input: 'boolean', description,
+});
+
+/** One sentence per notice kind for its off switch (the kinds are src-shared/notices/notice.ts). */
+const NOTICE_SWITCH_TEXT: Record<NoticeKind, string> = {
+  'run-failed': 'a piece of work failed after its last retry',
+  'disk-gate-shut': 'the disk gate shut because free space ran low',
+  'disk-full': 'nothing can be written because the disk is full',
+  'cooldown-opened': 'a platform refused Backlot and its network lanes wait',
+  'preflight-failed': "a lane cannot start because its engines' preflight failed",
+  'spend-cap-reached': 'remote work stopped at the spend cap',
+  'backlog-finished': "an operation's backlog ran out",
+};
+
+/** The desktop shell's knobs (docs/desktop.md): the tray, login and one off switch per notice kind. */
+const DESKTOP_SETTINGS = {
+  'desktop.closeToTray': flag(true, 'Closing the window keeps Backlot working in the tray; false quits instead.'),
+  'desktop.openAtLogin': flag(false, 'Start Backlot in the tray when you log in.'),
+  ...Object.fromEntries(NOTICE_KINDS.map((kind) => [
+    `notifications.${kind}`, flag(true, `Show a desktop notification when ${NOTICE_SWITCH_TEXT[kind]}.`),
+  ])) as { [K in NoticeKind as `notifications.${K}`]: SettingSpec<z.ZodBoolean> },
+};
+
+/** The setting that turns a notice kind's OS notifications on or off. */
+export function noticeSettingKey(kind: NoticeKind): `notifications.${NoticeKind}` {
+  return `notifications.${kind}`;
+}
+
 export const SETTINGS = {
-  'lanes.sync.slots': slots('sync', 1),
-  'lanes.download.slots': slots('download', 2),
-  'lanes.gpu.slots': slots('gpu', 1),
-  'lanes.cpu.slots': slots('cpu', 2),
-  'lanes.remote.slots': slots('remote', 4),
+  'engines.sync': engineList('sync'),
+  'engines.download': engineList('download'),
+  'engines.transcribe': engineList('transcribe'),
+  'engines.diarize': engineList('diarize'),
+  'engines.attribute-voices': engineList('attribute-voices'),
+  'engines.attribute-words': engineList('attribute-words'),
+  'engines.digest': engineList('digest'),
+  'lanes.sync.slots': slots('sync'),
+  'lanes.download.slots': slots('download'),
+  'lanes.gpu.slots': slots('gpu'),
+  'lanes.cpu.slots': slots('cpu'),
+  'lanes.remote.slots': slots('remote'),
   'diskGate.drainingBelowBytes': spec({
     schema: count(0), default: 50e9, applies: 'live', input: 'integer',
     description: 'Below this many free bytes no new media download starts; running ones finish.',
@@ -82,7 +128,7 @@ export const SETTINGS = {
   }),
   quietHours: spec({
     schema: z.array(quietWindow, { error: 'must be a list of windows [{lane, from, to, days?}]' }),
-    default: [] as QuietWindow[], applies: 'live', input: 'json',
+    default: [] as z.infer<typeof quietWindow>[], applies: 'live', input: 'json',
     description: 'Windows of local time in which a lane holds, e.g. [{"lane":"download","from":"09:00","to":"17:00","days":[1,2,3,4,5]}].',
   }),
   'spend.capUsd': spec({
@@ -112,6 +158,7 @@ export const SETTINGS = {
     schema: count(5), default: 120, applies: 'live', input: 'integer',
     description: 'Seconds an engine may go without reporting progress before it is killed as stalled.',
   }),
+  ...DESKTOP_SETTINGS,
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -121,10 +168,6 @@ export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 
 export function isSettingKey(key: unknown): key is SettingKey {
   return typeof key === 'string' && Object.prototype.hasOwnProperty.call(SETTINGS, key);
-}
-
-export function laneSlotsKey(lane: LaneKey): SettingKey {
-  return `lanes.${lane}.slots`;
 }
 
 /** Rules across keys, checked on the values as they would be after a change. */
@@ -188,6 +231,10 @@ export function parseSettingInput(key: SettingKey, text: string): ParsedInput {
       return t === 'null' || t === '' ? { ok: true, value: null } : numberFrom(t);
     case 'enum':
       return { ok: true, value: t };
+    case 'list':
+      return { ok: true, value: t === '' ? [] : t.split(',').map((x) => x.trim()).filter((x) => x !== '') };
+    case 'boolean':
+      return t === 'true' ? { ok: true, value: true } : t === 'false' ? { ok: true, value: false } : { ok: false, problem: 'must be true or false' };
     case 'json':
       try {
         return { ok: true, value: JSON.parse(t) as unknown };
@@ -202,3 +249,10 @@ function numberFrom(t: string): ParsedInput {
   if (!/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return { ok: false, problem: 'must be a number' };
   return { ok: true, value: Number(t) };
 }
+
+// Every operation has its engines key: a new operation without one is a compile error here.
+const ENGINE_KEYS: Record<`engines.${OperationId}`, true> = {
+  'engines.sync': true, 'engines.download': true, 'engines.transcribe': true, 'engines.diarize': true,
+  'engines.attribute-voices': true, 'engines.attribute-words': true, 'engines.digest': true,
+};
+export const ENGINE_SETTING_KEYS = OPERATION_IDS.map((op) => engineSettingKey(op)).filter((k) => ENGINE_KEYS[k]);

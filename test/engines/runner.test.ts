@@ -39,7 +39,8 @@ function alive(pid: number): boolean {
   }
 }
 
-async function eventually(check: () => boolean, ms = 3000): Promise<boolean> {
+/** Liveness guard only: returns as soon as `check` holds; `ms` bounds a hang, it measures nothing. */
+async function eventually(check: () => boolean, ms = 30_000): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (check()) return true;
@@ -87,19 +88,18 @@ describe('runEngine with the test engine', () => {
   });
 
   it('kills a silent engine as stalled, and its grandchild with it', async () => {
-    const started = Date.now();
     const outcome = await run({ chunks: 4, hang: 1, spawnChild: true }, { stallTimeoutMs: 800 });
     const f = failure(outcome);
     expect(f.code).toBe('ENGINE_STALLED');
     expect(f.params).toEqual({ stallTimeoutMs: 800 });
     expect(f.diagnostic).toContain('engine ended by SIGTERM');
-    expect(Date.now() - started).toBeLessThan(8000);
     const grandchild = grandchildOf(outcome);
     expect(await eventually(() => !alive(grandchild))).toBe(true);
   });
 
   it('enforces the overall timeout even while progress keeps coming', async () => {
-    const f = failure(await run({ chunks: 200, chunkMs: 20 }, { timeoutMs: 400, stallTimeoutMs: 5000 }));
+    // It can never finish (100,000 chunks of 20 ms), so only the timeout can end it, at any pace.
+    const f = failure(await run({ chunks: 100_000, chunkMs: 20 }, { timeoutMs: 400, stallTimeoutMs: 60_000 }));
     expect(f.code).toBe('ENGINE_TIMEOUT');
     expect(f.params).toEqual({ timeoutMs: 400 });
   });

@@ -71,6 +71,6 @@ describe('quiet hours', () => {
     expect(nextQuietBoundary(windows, 'gpu', 0, utcWallTime)).toBe(3600);
     expect(nextQuietBoundary(windows, 'gpu', 3600, utcWallTime)).toBe(7200);
     expect(nextQuietBoundary(windows, 'gpu', 7200, utcWallTime)).toBe(day + 3600);
-    expect(() => parseClock('25:00', 'from')).toThrow('from must be a time of day like "22:30", got "25:00".');
+    expect(() => parseClock('25:00', 'from')).toThrow('from must be a time of day like "22:30" (00:00 to 24:00), got "25:00".');
   });
 });

@@ -10,9 +10,10 @@ import {
   ApiError, addFolder, backlot, killAll, makeMediaFolder, openDb, removeTempDirs, serve, tempDir, until,
 } from './fixtures/host';
 import { Host } from '../../src-main/host/host';
-import { Arbiter, type ArbiterConfig, type Executor, type RunningUnit } from '../../src-main/arbiter/arbiter';
+import { Arbiter, type ArbiterConfig } from '../../src-main/arbiter/arbiter';
 import { DEFAULT_LANES } from '../../src-main/arbiter/lanes';
-import { createEngineRegistry } from '../../src-main/dispatch/engine-registry';
+import { buildEngineRegistry } from '../../src-main/engines/registry';
+import { defaultSettings } from '../../src-shared/settings/settings-schema';
 import { localWallTime } from '../../src-main/gates/quiet-hours';
 import { commitOutputs, prepareTemporaryOutputDir } from '../../src-main/engines/commit-output';
 import { isBacklotError } from '../../src-shared/errors';
@@ -71,31 +72,26 @@ describe('a lapsed claim cannot commit', () => {
     const [item] = itemsOf(data, channel);
     const host = new Host({ databaseFile: path.join(data, 'backlot.sqlite') });
     try {
-      const registry = createEngineRegistry('test', { slots: 0, reason: 'none in this test' });
+      const gpu = { controllers: [], usable: [], slots: 0, reason: 'none in this test' };
+      const registry = await buildEngineRegistry({ profile: 'test', env: { dataDir: data, modelsDir: path.join(data, 'models'), resourcesDir: data, settings: defaultSettings(), gpu } });
       const config: ArbiterConfig = {
         lanes: Object.values(DEFAULT_LANES).map((l) => ({ ...l, contendsFor: [...l.contendsFor], slots: l.queueKey === 'gpu' ? 0 : l.slots })),
         bindings: registry.bindings, retry: { maxAttempts: 3, baseS: 30, maxS: 900, jitter: 0 }, disk: null,
         spendCapUsd: null, spendWindowStart: () => 0, quietHours: [], wallTime: localWallTime, leaseS: 60, actor: 'arbiter',
       };
-      const recorder = (): Executor & { units: RunningUnit[] } => {
-        const units: RunningUnit[] = [];
-        return { units, start: (u) => { units.push(u); } };
-      };
       // Two arbiters on one library: the first one's worker goes silent, the second is what a
       // takeover (a new process after the lock lapsed) would be.
-      const execA = recorder();
-      const execB = recorder();
-      const a = new Arbiter(host, config, execA);
-      const b = new Arbiter(host, config, execB);
+      const a = new Arbiter(host, config);
+      const b = new Arbiter(host, config);
       const t0 = host.now();
-      host.transaction(() => a.fill(t0));
-      const unitA = execA.units.find((u) => u.operation === 'transcribe' && u.itemId === item)!;
+      const unitsA = host.transaction(() => a.fill(t0));
+      const unitA = unitsA.find((u) => u.operation === 'transcribe' && u.itemId === item)!;
       expect(unitA).toBeDefined();
       expect(a.renew(unitA, t0 + 1)).toBe(true);
 
       const t1 = t0 + 10_000; // far past the lease: nobody renewed
-      host.transaction(() => b.fill(t1));
-      const unitB = execB.units.find((u) => u.key === unitA.key)!;
+      const unitsB = host.transaction(() => b.fill(t1));
+      const unitB = unitsB.find((u) => u.key === unitA.key)!;
       expect(unitB).toBeDefined();
       expect(unitB.token).not.toBe(unitA.token);
       expect(a.renew(unitA, t1)).toBe(false);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, TOKEN, killAll, openDb, removeTempDirs, serve, until } from './fixtures/host';
 import { createFixtureLibrary, type FixtureLibrary } from '../shells/library-fixture';
-import { holderAlive, processFacts } from '../../src-main/host/process-alive';
+import { holderAlive, processFacts } from '../../src-main/system/process-alive';
 import { holderStartTime } from '../../src-main/dispatch/lock';
 
 const libraries: FixtureLibrary[] = [];

@@ -8,13 +8,14 @@ import { WorkStore } from '../../src-main/work/work-store';
 import { LibraryRepository } from '../../src-main/library/repository';
 import { runDto } from '../../src-shared/api/contract';
 import { insertLog, insertRun } from './fixtures';
+import { UnitOfWork } from '../../src-main/db/unit-of-work';
 
 let dir: string;
 let failedRun: number;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-runs-cli-'));
   const db = openDatabase(path.join(dir, 'backlot.sqlite'));
-  new LibraryRepository(db, new WorkStore(db)).addChannel({ id: 'ch1', kind: 'folder', platform: 'folder', title: 'One', source: '/m/1' }, 0);
+  new LibraryRepository(db, new WorkStore(new UnitOfWork(db))).addChannel({ id: 'ch1', kind: 'folder', platform: 'folder', title: 'One', source: '/m/1' }, 0);
   insertRun(db, { operation: 'download', lane: 'download', itemsDone: 4 });
   failedRun = insertRun(db, { operation: 'transcribe', lane: 'gpu', outcome: 'failed', reasonCode: 'ENGINE_STALLED', reasonParams: '{"afterS":120}', spentUsd: 0.5 });
   insertLog(db, failedRun, 'info', 'started whisper');

@@ -7,8 +7,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startHeadlessApp, type HeadlessApp } from '../../src-main/shells/headless/start';
+import { openApp } from '../../src-main/app/open-app';
 import { startHeadlessServer } from '../../src-main/shells/headless/server';
 import { createHandlers } from '../../src-main/api/handlers';
+import { readHostEventFrame } from '../../src-shared/api/host-events';
 import { createFixtureLibrary, FIXTURE_CHANNEL, type FixtureLibrary } from './library-fixture';
 
 const TOKEN = 'test-token-0123456789';
@@ -28,7 +30,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Backlot</title>');
   fs.mkdirSync(path.join(rendererDir, 'assets'));
   fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-  app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0, token: TOKEN, rendererDir });
+  app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0, token: TOKEN, rendererDir }, openApp);
   base = `http://127.0.0.1:${app.server.port}`;
 });
 
@@ -123,6 +125,17 @@ describe('events WebSocket', () => {
     const message = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
     app.host.emit('lanes-changed');
     expect(JSON.parse(await message)).toEqual({ event: 'lanes-changed' });
+    ws.close();
+  });
+
+  it('delivers a notice (Host.notify) as the notice frame the window reads back', async () => {
+    const ws = await open(`${wsBase()}/events?token=${TOKEN}`);
+    const message = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
+    const notice = { kind: 'disk-gate-shut' as const, at: 100, code: 'DISK_GATE', params: { freeBytes: 5e9 }, target: { view: 'lanes' as const, lane: 'download' } };
+    app.host.notify(notice);
+    const frame: unknown = JSON.parse(await message);
+    expect(frame).toEqual({ event: 'notice', notice });
+    expect(readHostEventFrame(frame)).toEqual({ event: 'notice', notice });
     ws.close();
   });
 

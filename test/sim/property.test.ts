@@ -3,7 +3,7 @@
 // two units, and at the end every item's matched work is done or explained.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COSTS } from '../../src-main/arbiter/lanes';
+import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';
 import { run, type Ev } from './run';
 
 const ITEM_OPS = ['download', 'transcribe', 'diarize', 'attribute-voices', 'attribute-words', 'digest'] as const;
@@ -133,7 +133,7 @@ describe('selection invariants (property)', () => {
       const treeLeaves = leaves(tree).map((l) => pathTo(tree, l.id)!);
       for (const [item, it] of info) {
         for (const op of ITEM_OPS) {
-          const lane = DEFAULT_COSTS[op].lane;
+          const lane = REFERENCE_COSTS[op].lane;
           const matched = treeLeaves.some((p) => accepts(p, op, lane, it, UNTIL));
           const x = r.explains.find((e) => e.item === item && e.operation === op)!;
           const allowed = matched ? ['DONE', 'BLOCKED_ON'] : ['DONE', 'BLOCKED_ON', 'NOT_MATCHED'];

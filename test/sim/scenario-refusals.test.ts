@@ -26,7 +26,7 @@ describe('parseScenario refusals', () => {
     ['explain of an unknown item', { channels: [channel], events: [{ at: 1, type: 'explain', item: 'nope', operation: 'transcribe' }] }, 'events[0].item', 'unknown item "nope".'],
     ['a failure of an unknown item', { channels: [channel], failures: [{ operation: 'transcribe', item: 'nope', times: 1, code: 'X' }] }, 'failures[0].item', 'unknown item "nope".'],
     ['quiet hours on an unknown lane', { settings: { quietHours: [{ lane: 'tpu', from: '01:00', to: '02:00' }] } }, 'settings.quietHours[0].lane', 'unknown lane "tpu".'],
-    ['quiet hours with a bad time', { settings: { quietHours: [{ lane: 'gpu', from: '1am', to: '02:00' }] } }, 'settings.quietHours[0].from', 'from must be a time of day like "22:30", got "1am".'],
+    ['quiet hours with a bad time', { settings: { quietHours: [{ lane: 'gpu', from: '1am', to: '02:00' }] } }, 'settings.quietHours[0].from', 'from must be a time of day like "22:30" (00:00 to 24:00), got "1am".'],
     ['disk thresholds the wrong way round', { settings: { diskGate: { drainingBelowBytes: 10, shutBelowBytes: 20 } } }, 'settings.diskGate', 'shutBelowBytes must not exceed drainingBelowBytes'],
     ['a generate range upside down', { generate: { seed: 1, channels: 1, items: 1, durationS: { min: 10, max: 5 } } }, 'generate.durationS', 'max must be at least min'],
   ])('%s', (_what, input, field, message) => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { openDatabase, type Db } from '../../src-main/db/connection';
 import { WorkStore } from '../../src-main/work/work-store';
+import { UnitOfWork } from '../../src-main/db/unit-of-work';
 import { LibraryRepository } from '../../src-main/library/repository';
 import { retryWork } from '../../src-main/work/retry';
 import { BacklotError } from '../../src-shared/errors';
@@ -13,12 +14,14 @@ const NOW = 10_000;
 let dir: string;
 let db: Db;
 let work: WorkStore;
+let uow: UnitOfWork;
 let lib: LibraryRepository;
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-retry-'));
   db = openDatabase(path.join(dir, 'backlot.sqlite'));
-  work = new WorkStore(db);
+  uow = new UnitOfWork(db);
+  work = new WorkStore(uow);
   lib = new LibraryRepository(db, work);
   for (const ch of ['ch1', 'ch2']) {
     lib.addChannel({ id: ch, kind: 'folder', platform: 'folder', title: ch, source: `/media/${ch}` }, NOW);
@@ -45,7 +48,7 @@ describe('retryWork', () => {
     defer('a', 'transcribe', 'failed');
     expect(work.row('transcribe', 'a')).toMatchObject({ state: 'deferred', ready: 0 });
 
-    expect(retryWork(db, work, { item: 'a', operation: 'transcribe' }, NOW + 1)).toBe(1);
+    expect(retryWork(uow, work, { item: 'a', operation: 'transcribe' }, NOW + 1)).toBe(1);
     expect(work.row('transcribe', 'a')).toMatchObject({
       state: 'missing', ready: 1, attempts: 0, deferral_kind: null, deferral_until: null, deferral_code: null, reachable_since: NOW + 1,
     });
@@ -56,7 +59,7 @@ describe('retryWork', () => {
   it('also ends a backoff early, but leaves an exclusion alone', () => {
     defer('a', 'transcribe', 'backoff', NOW + 500);
     defer('b', 'transcribe', 'excluded');
-    expect(retryWork(db, work, { channel: 'ch1', operation: 'transcribe' }, NOW)).toBe(1);
+    expect(retryWork(uow, work, { channel: 'ch1', operation: 'transcribe' }, NOW)).toBe(1);
     expect(work.row('transcribe', 'a')!.state).toBe('missing');
     expect(work.row('transcribe', 'b')).toMatchObject({ state: 'deferred', deferral_kind: 'excluded' });
   });
@@ -65,29 +68,29 @@ describe('retryWork', () => {
     defer('a', 'transcribe', 'failed');
     defer('a', 'diarize', 'failed');
     defer('c', 'transcribe', 'failed');
-    expect(retryWork(db, work, { channel: 'ch1', operation: 'transcribe' }, NOW)).toBe(1);
+    expect(retryWork(uow, work, { channel: 'ch1', operation: 'transcribe' }, NOW)).toBe(1);
     expect(work.row('diarize', 'a')!.state).toBe('deferred');
     expect(work.row('transcribe', 'c')!.state).toBe('deferred');
-    expect(retryWork(db, work, { all: true }, NOW)).toBe(2);
+    expect(retryWork(uow, work, { all: true }, NOW)).toBe(2);
     expect(work.row('diarize', 'a')!.state).toBe('missing');
     expect(work.row('transcribe', 'c')!.state).toBe('missing');
-    expect(retryWork(db, work, { all: true }, NOW)).toBe(0);
+    expect(retryWork(uow, work, { all: true }, NOW)).toBe(0);
   });
 
   it('returns 0 for work that is not deferred', () => {
-    expect(retryWork(db, work, { item: 'a', operation: 'transcribe' }, NOW)).toBe(0);
+    expect(retryWork(uow, work, { item: 'a', operation: 'transcribe' }, NOW)).toBe(0);
   });
 
   it('refuses an unknown operation, item or channel with a sentence naming it', () => {
     const refusal = (fn: () => unknown) => { try { fn(); } catch (e) { return e as BacklotError; } throw new Error('no refusal'); };
-    const op = refusal(() => retryWork(db, work, { item: 'a', operation: 'transcode' }, NOW));
+    const op = refusal(() => retryWork(uow, work, { item: 'a', operation: 'transcode' }, NOW));
     expect(op.code).toBe('UNKNOWN_OPERATION');
     expect(op.message).toContain('"transcode"');
-    const item = refusal(() => retryWork(db, work, { item: 'zz', operation: 'transcribe' }, NOW));
+    const item = refusal(() => retryWork(uow, work, { item: 'zz', operation: 'transcribe' }, NOW));
     expect(item.code).toBe('ITEM_NOT_FOUND');
     expect(item.message).toContain('"zz"');
-    expect(refusal(() => retryWork(db, work, { channel: 'nope', operation: 'transcribe' }, NOW)).code).toBe('CHANNEL_NOT_FOUND');
-    expect(refusal(() => retryWork(db, work, { all: true, operation: 'x' }, NOW)).code).toBe('UNKNOWN_OPERATION');
+    expect(refusal(() => retryWork(uow, work, { channel: 'nope', operation: 'transcribe' }, NOW)).code).toBe('CHANNEL_NOT_FOUND');
+    expect(refusal(() => retryWork(uow, work, { all: true, operation: 'x' }, NOW)).code).toBe('UNKNOWN_OPERATION');
   });
 });
 
@@ -115,6 +118,6 @@ describe('backlot retry (real process)', () => {
     expect(JSON.parse(all.stdout)).toEqual({ retried: 0 });
 
     db = openDatabase(path.join(dir, 'backlot.sqlite'));
-    expect(new WorkStore(db).row('transcribe', 'a')!.state).toBe('missing');
+    expect(new WorkStore(new UnitOfWork(db)).row('transcribe', 'a')!.state).toBe('missing');
   });
 });

@@ -5,7 +5,11 @@ import { runSnapshotBench } from '../../bench/snapshot-bench';
 import { measureSnapshot } from '../../bench/snapshot-measure';
 import type { Command } from './index';
 import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
-import { runLoadBench, type LoadBenchResult } from '../../bench/load-bench';
+import { runLoadBench, type LoadBenchResult, type OpenInHost } from '../../bench/load-bench';
+import { Host } from '../../host/host';
+import { createHandlers } from '../../api/handlers';
+import { dispatch } from '../../api/dispatch';
+import { BacklotError } from '../../../src-shared/errors';
 
 const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline | bench load [--items N --channels M --windows W --seconds S --chunk-ms MS --serve-bin OTHER/bin/backlot.mjs]';
 const FLAGS = {
@@ -76,7 +80,7 @@ export const benchCommand: Command = {
         seed: seedOf(values.seed), windows: Math.floor(numberFlag(values.windows, 'windows', 10)),
         durationS: numberFlag(values.seconds, 'seconds', 30), chunkMs: numberFlag(values['chunk-ms'], 'chunk-ms', 20),
         serveBin: values['serve-bin'],
-      });
+      }, openInHost);
       process.stdout.write(values.json ? `${JSON.stringify(r)}\n` : describeLoad(r));
       return 0;
     }
@@ -114,3 +118,17 @@ function describeLoad(r: LoadBenchResult): string {
     `host RSS ${r.hostRssMb ?? 'n/a'} MB; failed calls ${r.failures}`,
   ].join('\n') + '\n';
 }
+
+/** The library in this process behind the API dispatcher, as a window's call reaches it (no HTTP). */
+const openInHost: OpenInHost = (databaseFile) => {
+  const host = new Host({ databaseFile });
+  const handlers = createHandlers(host);
+  return {
+    async call(method, payload) {
+      const outcome = await dispatch(handlers, method, payload);
+      if (!outcome.ok) throw new BacklotError('BENCH_FAILED', `${method} was refused: ${outcome.error.message}`);
+      return outcome.result;
+    },
+    close: () => host.close(),
+  };
+};

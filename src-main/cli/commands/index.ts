@@ -10,6 +10,10 @@ import { simCommand } from './sim';
 import { explainCommand } from './explain';
 import { lanesCommand } from './lanes';
 import { treeCommand } from './tree';
+import { runCommand } from './run';
+import { itemsCommand } from './items';
+import { enginesCommand } from './engines';
+import { redoCommand } from './redo';
 export interface Command {
   name: string;
   summary: string;
@@ -30,6 +34,10 @@ export const COMMANDS: Command[] = [
   logsCommand,
   retryCommand,
   serveCommand,
+  runCommand,
+  itemsCommand,
+  enginesCommand,
+  redoCommand,
 ];
 
 export function printHelp(): void {

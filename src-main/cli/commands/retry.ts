@@ -2,6 +2,7 @@
 import { CliUsageError, parseCommandArgs } from '../args';
 import { withLibrary } from './runs';
 import { WorkStore } from '../../work/work-store';
+import { UnitOfWork } from '../../db/unit-of-work';
 import { retryWork, type RetryTarget } from '../../work/retry';
 import type { Command } from './index';
 
@@ -29,7 +30,8 @@ export const retryCommand: Command = {
       target = { all: true, operation: values.operation };
     }
     return withLibrary(values.data, (db) => {
-      const retried = retryWork(db, new WorkStore(db), target, Date.now() / 1000);
+      const uow = new UnitOfWork(db);
+      const retried = retryWork(uow, new WorkStore(uow), target, Date.now() / 1000);
       if (values.json) process.stdout.write(`${JSON.stringify({ retried })}\n`);
       else process.stdout.write(retried === 0 ? 'Nothing to retry: no matching work is deferred as failed or in backoff.\n' : `Retried ${retried} (item, operation) ${retried === 1 ? 'pair' : 'pairs'}; they are reachable again.\n`);
       return 0;

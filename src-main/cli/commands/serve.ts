@@ -9,12 +9,10 @@ import { DEFAULT_RENDERER_DIR, startHeadlessApp } from '../../shells/headless/st
 import { normalizeAllowedHost } from '../../shells/headless/doors';
 import { tokenFileIsShared, tokenFromSources } from '../../shells/headless/token-source';
 import { parseHostFaults, withHostFaults } from '../../shells/headless/host-faults';
-import { onFatalStop } from '../../process/uncaught';
-import { ENGINE_PROFILES, type EngineProfile } from '../../dispatch/engine-registry';
-
-function isEngineProfile(value: string): value is EngineProfile {
-  return (ENGINE_PROFILES as readonly string[]).includes(value);
-}
+import { onFatalStop } from '../../system/uncaught';
+import { engineProfileFlag, testEngineOptions } from '../engine-flags';
+import { listenForStop } from '../stop-signal';
+import { openCliApp } from '../app';
 
 const USAGE = 'serve [--data DIR] [--port N] [--token T | --token-file FILE] [--host NAME[,NAME...]] [--engines production|test] [--no-dispatch]';
 
@@ -27,15 +25,12 @@ export const serveCommand: Command = {
       data: { type: 'string' }, port: { type: 'string' }, token: { type: 'string' }, 'token-file': { type: 'string' },
       host: { type: 'string' }, engines: { type: 'string' }, 'no-dispatch': { type: 'boolean' }, 'test-chunk-ms': { type: 'string' },
     }, USAGE);
-    const engines = values.engines ?? 'production';
-    if (!isEngineProfile(engines)) throw new CliUsageError(`--engines must be one of ${ENGINE_PROFILES.join(', ')}, got "${engines}".`);
-    const chunkMs = values['test-chunk-ms'] === undefined ? undefined : Number(values['test-chunk-ms']);
-    if (chunkMs !== undefined && !(Number.isFinite(chunkMs) && chunkMs >= 0)) throw new CliUsageError(`--test-chunk-ms must be a number of milliseconds, got "${values['test-chunk-ms']}".`);
+    const engines = engineProfileFlag(values.engines);
+    const test = testEngineOptions(engines, values['test-chunk-ms'], process.env.BACKLOT_TEST_FAULTS);
     if (positionals.length > 0) throw new CliUsageError(`serve takes no arguments, got "${positionals[0]}". Usage: ${USAGE}`);
     const port = portFlag(values.port);
     const allowedHosts = values.host === undefined ? [] : values.host.split(',').filter((h) => h.trim() !== '').map(normalizeAllowedHost);
     const token = tokenFromSources({ flag: values.token, file: values['token-file'], env: process.env.BACKLOT_TOKEN });
-    const faults = engines === 'test' ? testFaults(process.env.BACKLOT_TEST_FAULTS) : undefined;
     const hostFaults = engines === 'test' ? parseHostFaults(process.env.BACKLOT_TEST_HOST_FAULTS) : undefined;
 
     if (values['token-file'] !== undefined && tokenFileIsShared(values['token-file'])) {
@@ -44,52 +39,33 @@ export const serveCommand: Command = {
     if (!fs.existsSync(path.join(DEFAULT_RENDERER_DIR, 'index.html'))) {
       process.stderr.write('backlot: the window is not built yet; run "npx electron-vite build" first (the API works meanwhile).\n');
     }
-    const app = await startHeadlessApp({
-      dataDir: path.dirname(databaseFile(values.data)),
-      dispatch: !values['no-dispatch'],
-      engines,
-      test: chunkMs === undefined && faults === undefined ? undefined : { chunkMs, faults },
-      port,
-      token,
-      allowedHosts,
-      wrapHandlers: hostFaults ? (h) => withHostFaults(h, hostFaults) : undefined,
-    });
+    const stop = listenForStop();
+    let app: Awaited<ReturnType<typeof startHeadlessApp>>;
+    try {
+      app = await startHeadlessApp({
+        dataDir: path.dirname(databaseFile(values.data)),
+        dispatch: !values['no-dispatch'],
+        engines,
+        test,
+        port,
+        token,
+        allowedHosts,
+        wrapHandlers: hostFaults ? (h) => withHostFaults(h, hostFaults) : undefined,
+      }, openCliApp);
+    } catch (e) {
+      stop.dispose();
+      throw e;
+    }
     // An error nothing else caught stops the app the way SIGTERM does before the process exits.
     const forgetFatalStop = onFatalStop(() => app.stop());
-    // Listening for the stop signals before the URL is printed: whoever reads the URL may send
-    // one at once, and a signal with no listener yet would end the process without its stop.
-    const stopSignal = new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
     process.stdout.write(`Backlot is serving at ${app.server.url}\n`);
-    await stopSignal;
+
+    await stop.requested;
     await app.stop();
     forgetFatalStop();
     return 0;
   },
 };
-
-/**
- * `BACKLOT_TEST_FAULTS`: the test engines' misbehaviour on request, as JSON
- * `{ "<item>" | "<operation>:<item>": { crash | hang | garbage | exitCode | errorCode ...: value } }`.
- * Read only with `--engines test`; the production profile never sees it.
- */
-function testFaults(value: string | undefined): Record<string, Record<string, unknown>> | undefined {
-  if (value === undefined || value === '') return undefined;
-  let parsed: unknown;
-  try { parsed = JSON.parse(value); } catch { parsed = null; }
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (!isObject(parsed) || !Object.values(parsed).every(isObject)) {
-    throw new CliUsageError('BACKLOT_TEST_FAULTS must be a JSON object of objects, e.g. {"<item>": {"crash": 1}}.');
-  }
-  return parsed as Record<string, Record<string, unknown>>;
-}
 
 function portFlag(value: string | undefined): number {
   if (value === undefined) return 0;

@@ -3,7 +3,7 @@
 import type { Command } from './index';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { withApp } from '../app';
-import { readBoundedFile } from '../../process/bounded-read';
+import { readBoundedFile } from '../../system/bounded-read';
 
 /** The same cap as an API request body: a tree at its node limit is a few tens of KiB. */
 export const MAX_TREE_FILE_BYTES = 1024 * 1024;

@@ -7,6 +7,7 @@ import { sql as countsInCode } from './005-counts-in-code';
 import { sql as workByItem } from './006-work-by-item';
 import { sql as fewerReadyIndexes } from './007-fewer-ready-indexes';
 import { sql as leanWorkIndexes } from './008-lean-work-indexes';
+import { sql as engineFingerprints } from './009-engine-fingerprints';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'work-by-item', sql: workByItem },
   { version: 7, name: 'fewer-ready-indexes', sql: fewerReadyIndexes },
   { version: 8, name: 'lean-work-indexes', sql: leanWorkIndexes },
+  { version: 9, name: 'engine-fingerprints', sql: engineFingerprints },
 ];

@@ -2,3 +2,5 @@
 // sides cannot drift apart by a typo.
 export const API_CHANNEL = 'backlot:api';
 export const EVENT_CHANNEL = 'backlot:event';
+/** Main asks the window to show a view (a NoticeTarget): a notification or a menu item was clicked. */
+export const NAVIGATE_CHANNEL = 'backlot:navigate';

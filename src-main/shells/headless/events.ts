@@ -1,11 +1,11 @@
 // Pushes host events to every connected window over a WebSocket, the headless twin of the
-// Electron shell's webContents.send. Messages are `{"event": "<HostEvent>", ...detail}`, one per
-// frame. Whatever a client sends, malformed or hostile, ends at most that client's connection:
-// every socket here has an error listener (docs/reliability.md, "The headless shell's doors").
+// Electron shell's webContents.send. One event per frame, in the contract's wire form
+// (hostEventFrame). Whatever a client sends, malformed or hostile, ends at most that client's
+// connection: every socket here has an error listener (docs/reliability.md).
 import { WebSocketServer, WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { HostEventMessage } from '../../../src-shared/api/contract';
+import { hostEventFrame, type HostEvent, type HostEventDetail } from '../../../src-shared/api/contract';
 
 /** Windows send nothing; a frame larger than this is a protocol error (ws closes with 1009). */
 const MAX_PAYLOAD_BYTES = 1024;
@@ -77,8 +77,8 @@ export class EventHub {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.wss.emit('connection', ws, req));
   }
 
-  broadcast(message: HostEventMessage): void {
-    const frame = JSON.stringify(message);
+  broadcast(event: HostEvent, detail?: HostEventDetail): void {
+    const frame = JSON.stringify(hostEventFrame(event, detail));
     for (const client of this.wss.clients) {
       if (client.readyState !== WebSocket.OPEN) continue;
       if (client.bufferedAmount > MAX_BUFFERED_BYTES) {

@@ -1,10 +1,10 @@
 // Host faults on request, for the reliability tests: `BACKLOT_TEST_HOST_FAULTS` makes an API
 // method fail where no handler can catch it, so a test can watch the process-level guard
-// (src-main/process/uncaught.ts) from outside, on a real `backlot serve`. Read only with
+// (src-main/system/uncaught.ts) from outside, on a real `backlot serve`. Read only with
 // `--engines test`, as BACKLOT_TEST_FAULTS is; the production profile never sees it.
 import { API, isApiMethod, type ApiHandlers, type ApiMethod } from '../../../src-shared/api/contract';
 import { BacklotError } from '../../../src-shared/errors';
-import { outsideErrorScope } from '../../process/error-context';
+import { outsideErrorScope } from '../../system/error-context';
 
 /**
  * - `uncaught`: throws from a later callback of the request, which stays unanswered meanwhile;

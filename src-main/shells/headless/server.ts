@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiErrorDto, ApiHandlers, HostEvent, HostEventDetail } from '../../../src-shared/api/contract';
 import { BacklotError } from '../../../src-shared/errors';
 import { dispatch, type DispatchOptions } from '../../api/dispatch';
-import { withErrorScope, type RequestScope } from '../../process/error-context';
+import { withErrorScope, type RequestScope } from '../../system/error-context';
 import { generateToken, presentedToken, tokenMatches, UNAUTHORIZED_MESSAGE } from './auth';
 import { Doors } from './doors';
 import { EventHub } from './events';
@@ -177,7 +177,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     hub.accept(req, socket, head);
   });
 
-  const unsubscribe = options.subscribe((event, detail) => hub.broadcast({ event, ...detail }));
+  const unsubscribe = options.subscribe((event, detail) => hub.broadcast(event, detail));
 
   try {
     await new Promise<void>((resolve, reject) => {

@@ -2,7 +2,7 @@
 // `ps`; a file (`--token-file`, readable by its owner only) or the environment (BACKLOT_TOKEN) is not.
 import fs from 'node:fs';
 import { BacklotError } from '../../../src-shared/errors';
-import { readBoundedFile } from '../../process/bounded-read';
+import { readBoundedFile } from '../../system/bounded-read';
 
 const MAX_TOKEN_FILE_BYTES = 4096;
 

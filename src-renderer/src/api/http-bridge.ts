@@ -1,6 +1,7 @@
 // The browser's stand-in for the preload bridge, for the headless shell: calls are
 // `POST /api/<method>` with the token as a Bearer header, events arrive on the /events WebSocket.
-import { HOST_EVENTS, type ApiMethod, type ApiResponse, type HostEvent, type HostEventDetail } from '../../../src-shared/api/contract';
+import type { ApiMethod, ApiResponse } from '../../../src-shared/api/contract';
+import { HOST_SIGNALS, readHostEventDetail, readHostEventFrame, type HostEvent, type HostEventDetail } from '../../../src-shared/api/host-events';
 import type { ApiOutcome, BacklotBridge } from '../../../src-shared/api/bridge';
 import { takeToken } from './token';
 
@@ -49,17 +50,16 @@ function subscribeEvents(win: Window, token: string | null, listener: (event: Ho
     socket.onopen = () => {
       delayMs = 500;
       // Back after a gap: whatever happened meanwhile was not told, so every view reads again.
-      if (opened) for (const event of HOST_EVENTS) listener(event);
+      if (opened) for (const event of HOST_SIGNALS) listener(event);
       opened = true;
     };
     socket.onmessage = (message) => {
       try {
-        const data = JSON.parse(String(message.data)) as { event?: unknown; channels?: unknown };
-        if (typeof data.event !== 'string') return;
-        const channels = Array.isArray(data.channels) && data.channels.every((c) => typeof c === 'string') ? data.channels as string[] : undefined;
-        listener(data.event as HostEvent, channels ? { channels } : undefined);
+        const frame = JSON.parse(String(message.data)) as unknown;
+        const event = readHostEventFrame(frame);
+        if (event !== null) listener(event, readHostEventDetail(frame));
       } catch {
-        // Not ours to interpret; the host only sends {"event": ...}.
+        // Not ours to interpret; the host only sends its event frames.
       }
     };
     socket.onclose = () => {

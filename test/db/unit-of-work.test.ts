@@ -1,15 +1,15 @@
-// What is kept in memory during a transaction (count changes, run totals, remembered best rows)
-// commits with it, is written before a savepoint can roll it away, and is forgotten on rollback.
+// The unit of work: what is kept in memory during a transaction (count changes, run totals,
+// remembered best rows) commits with it, is written before a savepoint can roll it away, and is
+// forgotten on rollback; claims a rolled-back fill made are never started.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../src-main/host/host';
-import { VirtualClock } from '../../src-main/host/clock';
+import { VirtualClock } from '../../src-main/system/clock';
 import { Arbiter, type RunningUnit } from '../../src-main/arbiter/arbiter';
 import { DEFAULT_LANES, defaultBindings } from '../../src-main/arbiter/lanes';
 import { utcWallTime } from '../../src-main/gates/quiet-hours';
-import { addTransactionHook } from '../../src-main/db/transaction-hooks';
 import { snapshot } from '../../src-main/work/snapshot';
 import { retryWork } from '../../src-main/work/retry';
 
@@ -41,18 +41,21 @@ function newArbiter(host: Host, started: RunningUnit[]): Arbiter {
     lanes: Object.values(DEFAULT_LANES).map((l) => ({ ...l })), bindings: defaultBindings(),
     retry: { maxAttempts: 3, baseS: 30, maxS: 900, jitter: 0 }, disk: null, spendCapUsd: null,
     spendWindowStart: () => 0, quietHours: [], wallTime: utcWallTime, leaseS: 60, actor: 'test',
-  }, { start: (u) => started.push(u) });
+  });
   host.transaction(() => arbiter.setTree({ id: 'root', children: [{ id: 'gpu-work', match: { operation: 'transcribe' } }] }, 0));
+  // The caller starts what a fill claimed; these tests only record it.
+  const fill = arbiter.fill.bind(arbiter);
+  arbiter.fill = (now: number) => { const units = fill(now); started.push(...units); return units; };
   return arbiter;
 }
 
-describe('transaction hooks', () => {
+describe('the unit of work', () => {
   it('commits the count changes made in a transaction with it, and a reader inside it sees them', () => {
     const host = newHost();
     host.transaction(() => {
       addItem(host, 'a', 10);
       addItem(host, 'b', 5);
-      expect(snapshot(host.db).channels[0].operations.transcribe.missing).toBe(2);
+      expect(snapshot(host.db, {}, host.uow).channels[0].operations.transcribe.missing).toBe(2);
     });
     const c = counts(host);
     expect(c.stored).toEqual(c.recount);
@@ -76,7 +79,7 @@ describe('transaction hooks', () => {
   it('rolls back when a before-commit write fails, and runs the rollback hooks', () => {
     const host = newHost();
     let rolledBack = 0;
-    const remove = addTransactionHook(host.db, {
+    const remove = host.uow.addHook({
       beforeCommit: () => { if (host.db.inTransaction) throw new Error('disk full'); },
       afterRollback: () => { rolledBack++; },
     });
@@ -97,12 +100,12 @@ describe('transaction hooks', () => {
     const leaf = arbiter.tree(0).leaves[0];
     expect(() => host.transaction(() => {
       arbiter.fill(0);
-      expect(arbiter.leafCandidate(leaf, 'gpu', 0, 'open')?.itemId).toBe('b');
+      expect(arbiter.leaves.leafCandidate(leaf, 'gpu', 0, 'open')?.itemId).toBe('b');
       throw new Error('crash after the claim');
     })).toThrow('crash');
     expect(started.map((u) => u.itemId)).toEqual(['a']);
     // The leaf remembered b once a was claimed; the rollback made a ready again.
-    expect(arbiter.leafCandidate(leaf, 'gpu', 0, 'open')?.itemId).toBe('a');
+    expect(arbiter.leaves.leafCandidate(leaf, 'gpu', 0, 'open')?.itemId).toBe('a');
     const again: RunningUnit[] = [];
     const fresh = newArbiter(host, again);
     host.transaction(() => fresh.fill(0));
@@ -130,12 +133,12 @@ describe('transaction hooks', () => {
     host.transaction(() => {
       addItem(host, 'a', 10);
       arbiter.reconfigure({ retry: { maxAttempts: 1, baseS: 30, maxS: 900, jitter: 0 } });
-      arbiter.recordFailure('transcribe', 'a', 'ENGINE_CRASHED', 0);
+      arbiter.recordFailure('transcribe', 'a', 'ENGINE_CRASHED', 'retry', 0);
     });
     expect(host.work.row('transcribe', 'a')!.state).toBe('deferred');
     expect(arbiter.channelCandidate('transcribe', 'c1')).toBeUndefined();
     const other = new Host({ databaseFile: host.db.name, clock: new VirtualClock(0) });
-    expect(retryWork(other.db, other.work, { item: 'a', operation: 'transcribe' }, 1)).toBe(1);
+    expect(retryWork(other.uow, other.work, { item: 'a', operation: 'transcribe' }, 1)).toBe(1);
     other.close();
     expect(arbiter.channelCandidate('transcribe', 'c1')?.itemId).toBe('a');
     host.close();

@@ -1,0 +1,125 @@
+// The slot table: which unit runs on which slot of which lane, and the run each slot's stretch
+// belongs to (DESIGN §4: one run per (operation, channel) stretch). In memory only: the claims
+// table is the durable record, and a restart sweeps it.
+import type { OperationId } from '../../src-shared/catalog/operations';
+import type { RunTrigger } from '../../src-shared/runs/trigger';
+import type { EngineBinding, LaneConfig } from './lanes';
+
+export interface RunningUnit {
+  key: string;
+  token: string;
+  operation: OperationId;
+  itemId: string;
+  channelId: string;
+  lane: string;
+  slot: number;
+  nodeId: string | null;
+  runId: number;
+  startedAt: number;
+  durationS: number;
+  binding: EngineBinding;
+  reservedBytes: number;
+  reservedUsd: number;
+  reachableSince: number | null;
+  trigger: RunTrigger;
+}
+
+export interface SlotRun {
+  runId: number;
+  operation: OperationId;
+  channelId: string;
+  trigger: RunTrigger;
+  /** The slot's last unit ended and nothing has started on the slot since. */
+  pending: boolean;
+  endedAt: number;
+}
+
+export class SlotTable {
+  private readonly units = new Map<string, (RunningUnit | null)[]>();
+  private readonly runs = new Map<string, (SlotRun | null)[]>();
+
+  constructor(readonly lanes: readonly LaneConfig[]) {
+    for (const lane of lanes) {
+      this.units.set(lane.queueKey, []);
+      this.runs.set(lane.queueKey, []);
+    }
+  }
+
+  unitAt(lane: string, slot: number): RunningUnit | null {
+    return this.units.get(lane)?.[slot] ?? null;
+  }
+
+  isFree(lane: string, slot: number): boolean {
+    return !this.unitAt(lane, slot);
+  }
+
+  put(unit: RunningUnit): void {
+    this.units.get(unit.lane)![unit.slot] = unit;
+  }
+
+  /** Frees the unit's slot if it still holds it. */
+  free(unit: RunningUnit): void {
+    const units = this.units.get(unit.lane)!;
+    if (units[unit.slot]?.key === unit.key) units[unit.slot] = null;
+  }
+
+  running(): RunningUnit[] {
+    const out: RunningUnit[] = [];
+    for (const units of this.units.values()) for (const u of units) if (u) out.push(u);
+    return out;
+  }
+
+  runningOn(lane: string): RunningUnit[] {
+    return (this.units.get(lane) ?? []).filter((u): u is RunningUnit => u !== null);
+  }
+
+  /** Whether any running unit of this operation is on this lane (the GPU yield asks). */
+  runsOperation(lane: string, operation: OperationId): boolean {
+    return (this.units.get(lane) ?? []).some((u) => u !== null && u.operation === operation);
+  }
+
+  reserved(): { bytes: number; usd: number } {
+    let bytes = 0;
+    let usd = 0;
+    for (const units of this.units.values()) for (const u of units) if (u) { bytes += u.reservedBytes; usd += u.reservedUsd; }
+    return { bytes, usd };
+  }
+
+  /** Running units by the leaf that chose them (the pick path's count; no query). */
+  runningByLeaf(): Map<string | null, number> {
+    const byLeaf = new Map<string | null, number>();
+    for (const units of this.units.values()) for (const u of units) if (u) byLeaf.set(u.nodeId, (byLeaf.get(u.nodeId) ?? 0) + 1);
+    return byLeaf;
+  }
+
+  runAt(lane: string, slot: number): SlotRun | null {
+    return this.runs.get(lane)?.[slot] ?? null;
+  }
+
+  setRun(lane: string, slot: number, run: SlotRun | null): void {
+    this.runs.get(lane)![slot] = run;
+  }
+
+  /** The slot's stretch is waiting for its next unit (or for its close). */
+  unitEnded(unit: RunningUnit, now: number): void {
+    const open = this.runAt(unit.lane, unit.slot);
+    if (open && open.runId === unit.runId) {
+      open.pending = true;
+      open.endedAt = now;
+    }
+  }
+
+  /** Takes the runs of slots whose stretch did not continue, to be closed. */
+  takeIdleRuns(): SlotRun[] {
+    const out: SlotRun[] = [];
+    for (const runs of this.runs.values()) {
+      runs.forEach((r, slot) => {
+        if (r && r.pending) {
+          out.push(r);
+          runs[slot] = null;
+        }
+      });
+    }
+    return out;
+  }
+}

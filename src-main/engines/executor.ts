@@ -1,0 +1,190 @@
+// Runs claimed units (after their claim committed: docs/architecture.md "One pick"): chooses the
+// unit's engine, builds its job from the item's facts, runs it (a process, a worker or in-process),
+// and commits its outputs atomically with the database record. Every failure becomes a reason code
+// on the unit, completed through the same path as a success; nothing here throws at its caller.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Host } from '../host/host';
+import type { RunningUnit, UnitResult } from '../arbiter/arbiter';
+import { ITEM_OPERATIONS, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
+import type { EngineEnvironment, FailurePlan, InProcessIo, JobContext } from './adapter';
+import type { EngineRegistry, RegisteredEngine } from './registry';
+import { runEngine, type EngineOutcome, type RunEngineOptions } from './runner';
+import { EngineWorkers } from './workers';
+import { commitOutputs, prepareTemporaryOutputDir, temporaryOutputDir } from './commit-output';
+
+export interface ExecutorHooks {
+  /** Commits a unit's result synchronously (in its own transaction); false if the claim lapsed. */
+  complete(unit: RunningUnit, result: UnitResult): boolean;
+  renew(unit: RunningUnit): void;
+  log(unit: RunningUnit, level: 'debug' | 'info' | 'warn' | 'error', text: string): void;
+  progress(unit: RunningUnit, progress: { ratio: number; message?: string }): void;
+  stallTimeoutMs(): number;
+  /** A unit found its engine's configuration wrong; the lane's preflight now says so. */
+  preflightFailed(unit: RunningUnit, engineId: string, preflight: NonNullable<FailurePlan['preflight']>): void;
+}
+
+/** A path segment that is safe on every filesystem, and still unique for odd ids. */
+export function safeSegment(id: string): string {
+  const clean = id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64);
+  return clean === id ? id : `${clean}-${createHash('sha1').update(id).digest('hex').slice(0, 8)}`;
+}
+
+/** `outputs/<channel>/<item>/<operation>/`: where an operation's sidecars are committed by default. */
+export function defaultOutputDir(dataDir: string, channelId: string, itemId: string, operation: OperationId): string {
+  return path.join(dataDir, 'outputs', safeSegment(channelId), safeSegment(itemId), operation);
+}
+
+export class EngineExecutor {
+  private readonly running = new Map<string, AbortController>();
+  private readonly finished = new Map<string, Promise<void>>();
+  private readonly workers = new EngineWorkers();
+  private stopping = false;
+
+  constructor(private readonly host: Host, private registry: EngineRegistry, private env: EngineEnvironment, private readonly hooks: ExecutorHooks) {}
+
+  /** New settings or a rebuilt registry: units started from now on use them. */
+  reconfigure(registry: EngineRegistry, env: EngineEnvironment): void {
+    this.registry = registry;
+    this.env = env;
+  }
+
+  /** Starts a unit whose claim has committed; its end arrives through hooks.complete. */
+  start(unit: RunningUnit): void {
+    const abort = new AbortController();
+    this.running.set(unit.key, abort);
+    const done = this.run(unit, abort).catch((e: unknown) => {
+      // A bug between the engine and the commit: the unit still ends, as a failure with a code.
+      if (!this.stopping) this.hooks.complete(unit, { outcome: 'failed', code: 'ENGINE_INTERNAL', params: {}, diagnostic: String((e as Error)?.stack ?? e) });
+    }).finally(() => {
+      this.running.delete(unit.key);
+      this.finished.delete(unit.key);
+    });
+    this.finished.set(unit.key, done);
+  }
+
+  /** Cancels one running unit (its engine's process tree is killed); the unit ends as cancelled. */
+  cancel(key: string): boolean {
+    const a = this.running.get(key);
+    a?.abort();
+    return a !== undefined;
+  }
+
+  /** Stops every engine; their units are left to the next start's sweep (interrupted, claims released). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const a of this.running.values()) a.abort();
+    this.workers.stop();
+    await Promise.all([...this.finished.values()]);
+  }
+
+  private jobId(unit: RunningUnit): string {
+    return `${unit.runId}-${safeSegment(unit.operation)}-${createHash('sha1').update(unit.key + unit.token).digest('hex').slice(0, 12)}`;
+  }
+
+  private async run(unit: RunningUnit, abort: AbortController): Promise<void> {
+    const jobId = this.jobId(unit);
+    try {
+      const channel = this.host.library.channel(unit.channelId);
+      const item = operationSpec(unit.operation).scope === 'item' ? this.host.library.item(unit.itemId) ?? null : null;
+      if (!channel || (operationSpec(unit.operation).scope === 'item' && !item)) {
+        return this.fail(unit, { outcome: 'failed', code: 'SOURCE_GONE', params: { channel: unit.channelId, item: unit.itemId } });
+      }
+      const choice = this.registry.choose(unit.binding, channel, item);
+      if (!choice.ok) return this.fail(unit, { outcome: 'failed', code: choice.code, params: choice.params, diagnostic: choice.message, disposition: 'fail' });
+      const outputDir = await prepareTemporaryOutputDir(this.env.dataDir, jobId);
+      const job: JobContext = {
+        env: this.env, jobId, outputDir, operation: unit.operation, channel, item,
+        inputs: this.inputsOf(unit), attempts: this.host.work.row(unit.operation, unit.itemId)?.attempts ?? 0,
+        defaultOutputDir: defaultOutputDir(this.env.dataDir, unit.channelId, unit.itemId, unit.operation),
+      };
+      const outcome = await this.launch(choice.engine, job, unit, abort);
+      if (this.stopping) return;
+      if (!outcome.ok) {
+        const plan = choice.engine.adapter.failure?.(job, { code: outcome.code, params: outcome.params, diagnostic: outcome.diagnostic });
+        if (plan?.preflight) this.hooks.preflightFailed(unit, choice.engine.adapter.id, plan.preflight);
+        return this.fail(unit, {
+          outcome: 'failed', code: outcome.code, params: outcome.params, diagnostic: outcome.diagnostic,
+          disposition: plan?.disposition ?? (outcome.code === 'DISK_FULL' ? 'requeue' : 'retry'),
+          record: plan?.record ? (now) => plan.record!({ host: this.host, now, job }) : undefined,
+        });
+      }
+      const plan = (await choice.engine.adapter.commit?.(job, outcome)) ?? {};
+      const temps = outcome.outputs.map((o) => o.path);
+      const finals = plan.finals ?? outcome.outputs.map((o) => path.join(job.defaultOutputDir, path.basename(o.path)));
+      const done: UnitResult = {
+        outcome: 'done', jobId, engineFingerprint: choice.engine.fingerprint,
+        bytes: plan.bytes ?? outcome.outputs.reduce((s, o) => s + o.bytes, 0),
+        outputPath: plan.recordedPath !== undefined ? plan.recordedPath : finals[0] ?? null,
+        ...(plan.usd !== undefined ? { usd: plan.usd } : {}),
+        ...(plan.record ? { record: (now: number) => plan.record!({ host: this.host, now, job }) } : {}),
+      };
+      try {
+        await commitOutputs(temps, finals, () => {
+          if (!this.hooks.complete(unit, done)) throw new Error('claim lapsed');
+        });
+      } catch (e) {
+        // The claim lapsed (someone else may hold the work now) or the files could not be moved:
+        // the old state was restored. A move that failed is this unit's failure.
+        if ((e as Error).message !== 'claim lapsed' && !this.stopping) {
+          const code = (e as { params?: { reason?: string } }).params?.reason === 'ENOSPC' ? 'DISK_FULL' : 'OUTPUT_COMMIT_FAILED';
+          this.fail(unit, { outcome: 'failed', code, params: {}, diagnostic: String(e), disposition: code === 'DISK_FULL' ? 'requeue' : 'retry' });
+        }
+      }
+    } finally {
+      fs.rmSync(temporaryOutputDir(this.env.dataDir, jobId), { recursive: true, force: true });
+    }
+  }
+
+  private fail(unit: RunningUnit, result: Extract<UnitResult, { outcome: 'failed' }>): void {
+    if (!this.stopping) this.hooks.complete(unit, result);
+  }
+
+  private async launch(engine: RegisteredEngine, job: JobContext, unit: RunningUnit, abort: AbortController): Promise<EngineOutcome> {
+    const launch = await engine.adapter.launch(job);
+    const options: RunEngineOptions = {
+      signal: abort.signal,
+      stallTimeoutMs: this.hooks.stallTimeoutMs(),
+      onProgress: (p) => { this.hooks.renew(unit); this.hooks.progress(unit, p); },
+      onLog: (entry) => { this.hooks.renew(unit); this.hooks.log(unit, entry.level, entry.text); },
+    };
+    const request = { jobId: job.jobId, operation: unit.operation, outputDir: job.outputDir };
+    switch (launch.kind) {
+      case 'process':
+        return runEngine(launch.command, { ...request, input: launch.input }, { ...options, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}) });
+      case 'worker':
+        return this.workers.run(`${engine.adapter.id}:${launch.key}`, launch.command, { ...request, input: launch.input }, { ...options, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}) });
+      case 'in-process': {
+        const io: InProcessIo = {
+          signal: abort.signal,
+          progress: (ratio, message) => options.onProgress?.(message === undefined ? { ratio } : { ratio, message }),
+          log: (level, text) => options.onLog?.({ level, text, at: Date.now() }),
+        };
+        return launch.run(io);
+      }
+      default: {
+        const never: never = launch;
+        throw new Error(`unknown launch ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /** Committed outputs of the item's other operations, by operation. */
+  private inputsOf(unit: RunningUnit): Partial<Record<OperationId, string>> {
+    const inputs: Partial<Record<OperationId, string>> = {};
+    if (operationSpec(unit.operation).scope !== 'item') return inputs;
+    for (const op of ITEM_OPERATIONS) {
+      const row = this.host.work.row(op.id, unit.itemId);
+      if (row?.output_path) inputs[op.id] = row.output_path;
+    }
+    const media = this.host.library.item(unit.itemId)?.media_path;
+    if (media && !inputs.download) inputs.download = media;
+    return inputs;
+  }
+
+  /** Live worker processes (the warm-worker benchmark and tests). */
+  workerCount(): number {
+    return this.workers.count();
+  }
+}

@@ -1,0 +1,53 @@
+// How the host starts an engine program: with this process's own node (Electron's binary acts as node
+// with ELECTRON_RUN_AS_NODE), TypeScript programs through tsx, and an allow-listed environment: an
+// engine sees PATH, HOME, the locale and what its adapter adds, never the host's secrets.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { EngineCommand } from './runner';
+
+/** Variables every engine may see; everything else in the host's environment stays out. */
+const ALLOWED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'WINDIR', 'APPDATA', 'LOCALAPPDATA', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR'];
+
+/** The allow-listed environment, plus the adapter's own variables (a venv's PYTHONPATH, a thread count). */
+export function engineEnvironment(extra: Record<string, string> = {}, from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(from)) {
+    if (v !== undefined && (ALLOWED.includes(k) || k.startsWith('LC_'))) env[k] = v;
+  }
+  if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
+  return { ...env, ...extra };
+}
+
+let tsxLoader: string | null = null;
+
+/** The tsx ESM loader as a file URL, so a program in .ts runs without a build step. */
+function tsxImport(): string {
+  tsxLoader ??= pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+  return tsxLoader;
+}
+
+/**
+ * A node program (`.mjs`/`.js` as is, `.ts` through tsx) started with this process's node, the
+ * program's fixed options, then `--` and the untrusted operands.
+ */
+export function nodeProgram(file: string, options: { args?: readonly string[]; operands?: readonly string[]; env?: Record<string, string>; cwd?: string } = {}): EngineCommand {
+  const loader = file.endsWith('.ts') ? ['--import', tsxImport()] : [];
+  return {
+    command: process.execPath,
+    args: [...loader, file, ...(options.args ?? [])],
+    ...(options.operands ? { operands: options.operands } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    env: engineEnvironment(options.env),
+  };
+}
+
+/** A foreign binary (yt-dlp, ffmpeg, python): the same allow-listed environment. */
+export function binaryProgram(command: string, options: { args?: readonly string[]; operands?: readonly string[]; env?: Record<string, string>; cwd?: string } = {}): EngineCommand {
+  return {
+    command,
+    ...(options.args ? { args: options.args } : {}),
+    ...(options.operands ? { operands: options.operands } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    env: engineEnvironment(options.env),
+  };
+}

@@ -1,0 +1,72 @@
+// The one chain of lane gates (DESIGN §5): answered on every pull, each returns HOLD with a reason
+// or nothing. The arbiter, `explain`, manual runs and the lane page all ask this chain, so a hold
+// is the same hold everywhere. Adding a gate is one file and one line in the list
+// (docs/architecture.md "Add a gate").
+import type { OperationId, Resource } from '../../src-shared/catalog/operations';
+
+export interface Hold {
+  code: string;
+  params: Record<string, unknown>;
+}
+
+export interface GateLane {
+  queueKey: string;
+  slots: number;
+  contendsFor: readonly Resource[];
+}
+
+/** What a gate may ask about the work in progress (the arbiter's slot table answers). */
+export interface RunningView {
+  runsOperation(lane: string, operation: OperationId): boolean;
+  reserved(): { bytes: number; usd: number };
+}
+
+export interface GateContext {
+  lane: GateLane;
+  lanes: readonly GateLane[];
+  running: RunningView;
+  now: number;
+}
+
+export interface LaneGate {
+  /** For docs and tests; the hold carries its own code. */
+  readonly id: string;
+  hold(ctx: GateContext): Hold | null;
+  /** The next instant at which this gate may let go or close by time alone (a timer wakes the arbiter). */
+  nextChange?(ctx: GateContext): number | null;
+}
+
+export class GateChain {
+  constructor(private readonly gates: readonly LaneGate[]) {}
+
+  /** The first gate that holds the lane, in the chain's order. */
+  hold(ctx: GateContext): Hold | null {
+    for (const g of this.gates) {
+      const h = g.hold(ctx);
+      if (h) return h;
+    }
+    return null;
+  }
+
+  /** Every gate that holds the lane (the lane page lists them all). */
+  holds(ctx: GateContext): Hold[] {
+    return this.gates.map((g) => g.hold(ctx)).filter((h): h is Hold => h !== null);
+  }
+
+  nextChange(ctx: Omit<GateContext, 'lane'>): number | null {
+    let next: number | null = null;
+    for (const lane of ctx.lanes) {
+      for (const g of this.gates) {
+        const t = g.nextChange?.({ ...ctx, lane }) ?? null;
+        if (t !== null && (next === null || t < next)) next = t;
+      }
+    }
+    return next;
+  }
+}
+
+/** A zero slot count holds the lane (DESIGN §4: a hold, not a stop). */
+export const noSlotsGate: LaneGate = {
+  id: 'no-slots',
+  hold: ({ lane }) => lane.slots <= 0 ? { code: 'LANE_NO_SLOTS', params: { lane: lane.queueKey } } : null,
+};
