@@ -19,7 +19,7 @@ function backlot(args: string[], env: NodeJS.ProcessEnv = {}) {
 const READERS: string[][] = [
   ['settings', 'list'], ['settings', 'get', 'lanes.cpu.slots'], ['settings', 'set', 'lanes.cpu.slots', '3'],
   ['snapshot'], ['library', 'list'], ['library', 'scan'], ['runs'], ['logs', '--run', '1'], ['retry', '--all'],
-  ['explain', 'x', 'transcribe'], ['lanes'], ['lanes', 'pause', 'cpu'], ['tree'],
+  ['explain', 'x', 'transcribe'], ['lanes'], ['lanes', 'pause', 'cpu'], ['tree'], ['items', '--json'], ['engines'],
 ];
 
 describe('--data on a folder with no library', () => {

@@ -1,7 +1,7 @@
 // `backlot library add|scan|list`: the library from a terminal. Thin: every rule lives in
 // src-main/library, so the API and the CLI cannot disagree.
 import { Host } from '../../host/host';
-import { databaseFile } from '../data-dir';
+import { databaseFile, existingLibraryFile } from '../data-dir';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { addSource } from '../../library/add-source';
 import { describeScan, scanFolders, type ScanResult } from '../../library/folder-scan';
@@ -40,7 +40,8 @@ export const libraryCommand: Command = {
     if (verb !== 'add' && verb !== 'scan' && verb !== 'list') throw new CliUsageError(`library needs add, scan or list. Usage: ${USAGE}`);
     if (verb === 'add' && rest.length !== 1) throw new CliUsageError(`library add takes exactly one source. Usage: ${USAGE}`);
     if (verb !== 'add' && rest.length > 0) throw new CliUsageError(`library ${verb} takes no arguments. Usage: ${USAGE}`);
-    const host = new Host({ databaseFile: databaseFile(values.data) });
+    // Only add creates a library; scan and list on a folder without one are refused.
+    const host = new Host({ databaseFile: verb === 'add' ? databaseFile(values.data) : existingLibraryFile(values.data) });
     try {
       if (verb === 'add') {
         const { channel, scan } = await addSource(host, rest[0], { title: values.title });
