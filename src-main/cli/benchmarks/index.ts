@@ -4,6 +4,7 @@ import { pipelineBench, simBench, snapshotBench, snapshotHostBench, uploadsBench
 import { downloadBench, engineOverheadBench, feedSyncBench } from './acquisition';
 import { speakersBench } from './speakers';
 import { digestBench } from './digest';
+import { loadBench } from './load';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   snapshotBench,
@@ -16,4 +17,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   feedSyncBench,
   speakersBench,
   digestBench,
+  loadBench,
 ];

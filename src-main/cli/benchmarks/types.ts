@@ -15,6 +15,9 @@ export const BENCH_FLAGS = {
   data: { type: 'string' },
   minutes: { type: 'string' },
   seconds: { type: 'string' },
+  windows: { type: 'string' },
+  'chunk-ms': { type: 'string' },
+  'serve-bin': { type: 'string' },
 } as const;
 
 export type BenchValues = { [K in keyof typeof BENCH_FLAGS]?: (typeof BENCH_FLAGS)[K]['type'] extends 'string' ? string : boolean };
