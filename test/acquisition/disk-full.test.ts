@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, dispatchingApp, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost } from './fixtures';
+import { cli, createLibrary, dispatchingApp, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost } from './fixtures';
 import { explain } from '../../src-main/explain/explain';
 import type { HostNotice } from '../../src-shared/notices/notice';
 
@@ -23,6 +23,7 @@ describe('a disk that fills mid-download', () => {
     const data = tempDir('tmpfs');
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', data]);
     mounts.push(data);
+    createLibrary(data);
     const server = await startServer();
     const small = randomBytes(200_000);
     server.route('/m/small.mp3', serveBytes(small));

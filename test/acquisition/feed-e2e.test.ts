@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, dispatchingApp, downloadStates, makeSpeech, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost } from './fixtures';
+import { cli, createLibrary, dispatchingApp, downloadStates, makeSpeech, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost } from './fixtures';
 
 afterAll(() => removeTempDirs());
 
@@ -19,7 +19,7 @@ describe('a feed from add to media on disk', () => {
       guid: `ep-${i}`, title: `Episode ${i}: ${w}`, url: `${server.url}/media/ep${i}.mp3`, length: bodies[i].length, duration: `00:0${i + 1}`,
       pubDate: `Mon, 0${i + 1} Jan 2024 10:00:00 GMT`,
     })))));
-    const data = tempDir('data');
+    const data = createLibrary(tempDir('data'));
     try {
       for (const [k, v] of [['politeness.minIntervalS', '0'], ['diskGate.shutBelowBytes', '0'], ['diskGate.drainingBelowBytes', '0']]) {
         expect((await cli(['settings', 'set', k, v, '--data', data])).code).toBe(0);

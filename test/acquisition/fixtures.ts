@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { Host } from '../../src-main/host/host';
 import type { AddressInfo } from 'node:net';
 import { openApp, type BacklotApp } from '../../src-main/app/open-app';
 
@@ -15,6 +16,15 @@ export function tempDir(label: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `backlot-acq-${label}-`));
   made.push(dir);
   return dir;
+}
+
+/**
+ * An empty library in `dataDir`: settings and read commands refuse a folder without one (issue 9),
+ * so a test that sets settings before `library add` makes the library first.
+ */
+export function createLibrary(dataDir: string): string {
+  new Host({ databaseFile: path.join(dataDir, 'backlot.sqlite') }).close();
+  return dataDir;
 }
 
 export function removeTempDirs(): void {

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, dispatchingApp, removeTempDirs, tempDir, whenHost } from './fixtures';
+import { cli, createLibrary, dispatchingApp, removeTempDirs, tempDir, whenHost } from './fixtures';
 import { makeTone } from '../library/helpers';
 
 afterAll(() => removeTempDirs());
@@ -12,7 +12,7 @@ describe('a watched folder', () => {
   it('a new file becomes an item and a deleted one goes missing-input, through the folder-scan engine', async () => {
     const folder = tempDir('watched');
     makeTone(path.join(folder, 'first.wav'));
-    const data = tempDir('watch-data');
+    const data = createLibrary(tempDir('watch-data'));
     expect((await cli(['settings', 'set', 'folders.watchDebounceMs', '200', '--data', data])).stderr).toBe('');
     const channel = (JSON.parse((await cli(['library', 'add', folder, '--data', data, '--json'])).stdout) as { channel: { id: string } }).channel.id;
     const app = await dispatchingApp(data);

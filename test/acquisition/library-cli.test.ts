@@ -6,7 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src-main/cli/commands/index';
-import { cli, dispatchingApp, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost } from './fixtures';
+import { cli, createLibrary, dispatchingApp, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost } from './fixtures';
 import { makeTone } from '../library/helpers';
 
 afterAll(() => removeTempDirs());
@@ -39,7 +39,7 @@ describe('the library from a terminal', () => {
     const body = randomBytes(30_000);
     server.route('/m/a.mp3', serveBytes(body));
     server.route('/feed', serveText(rss('Removable', [{ guid: 'a', title: 'A', url: `${server.url}/m/a.mp3`, length: body.length }])));
-    const data = tempDir('rm');
+    const data = createLibrary(tempDir('rm'));
     const folder = tempDir('own-files');
     makeTone(path.join(folder, 'mine.wav'));
     for (const [k, v] of [['politeness.minIntervalS', '0'], ['diskGate.shutBelowBytes', '0'], ['diskGate.drainingBelowBytes', '0']]) expect((await cli(['settings', 'set', k, v, '--data', data])).stderr).toBe('');

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, dispatchingApp, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost, type TestServer } from './fixtures';
+import { cli, createLibrary, dispatchingApp, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost, type TestServer } from './fixtures';
 import { explain } from '../../src-main/explain/explain';
 import { laneStatuses } from '../../src-main/dispatch/lane-status';
 import type { HostNotice } from '../../src-shared/notices/notice';
@@ -15,7 +15,7 @@ afterAll(() => removeTempDirs());
 
 async function feedLibrary(server: TestServer, files: { name: string; size: number }[], settings: [string, string][] = []): Promise<{ data: string; channel: string }> {
   server.route('/feed.xml', serveText(rss('Polite', files.map((f, i) => ({ guid: f.name, title: f.name, url: `${server.url}/m/${f.name}`, length: f.size, pubDate: `Mon, 0${i + 1} Jan 2024 10:00:00 GMT` })))));
-  const data = tempDir('polite');
+  const data = createLibrary(tempDir('polite'));
   for (const [k, v] of [['politeness.minIntervalS', '0'], ['diskGate.shutBelowBytes', '0'], ['diskGate.drainingBelowBytes', '0'], ['retry.jitter', '0'], ...settings]) {
     const r = await cli(['settings', 'set', k, v, '--data', data]);
     expect(r.stderr, k).toBe('');

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, dispatchingApp, makeSpeech, removeTempDirs, rss, serveBytes, startServer, tempDir, whenHost, type FeedItem } from './fixtures';
+import { cli, createLibrary, dispatchingApp, makeSpeech, removeTempDirs, rss, serveBytes, startServer, tempDir, whenHost, type FeedItem } from './fixtures';
 import { ytDlpPreflight } from '../../src-main/engines/yt-dlp-binary';
 import { resourcesDir } from '../../src-main/engines/resources';
 import { defaultSettings } from '../../src-shared/settings/settings-schema';
@@ -32,7 +32,7 @@ describe('yt-dlp listing and download', () => {
     const items: FeedItem[] = bodies.map((b, i) => ({ guid: `vid-${i}`, title: `Video ${i}`, url: `${server.url}/v/v${i}.mp3`, length: b.length, pubDate: `Mon, 0${2 - i} Jan 2024 10:00:00 GMT` }));
     let feed = rss('Loop Channel', items);
     server.route('/channel', (_req, res) => { res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(feed); });
-    const data = tempDir('yt-data');
+    const data = createLibrary(tempDir('yt-data'));
     for (const [k, v] of [['politeness.minIntervalS', '0'], ['diskGate.shutBelowBytes', '0'], ['diskGate.drainingBelowBytes', '0']]) {
       expect((await cli(['settings', 'set', k, v, '--data', data])).stderr).toBe('');
     }

@@ -73,7 +73,7 @@ describe('backlot tree', () => {
     const garbage = path.join(dir, 'garbage.json');
     fs.writeFileSync(garbage, '{not json');
     refused(backlot('tree', 'set', garbage, '--data', data), 1, 'is not valid JSON');
-    refused(backlot('tree', 'set', path.join(dir, 'absent.json'), '--data', data), 1, 'cannot read');
+    refused(backlot('tree', 'set', path.join(dir, 'absent.json'), '--data', data), 1, 'IO_ERROR: Cannot read the policy tree file');
     expect(JSON.parse(backlot('tree', '--data', data).out).id).toBe('mine');
   });
 });

@@ -102,7 +102,7 @@ describe('the first window, served by `backlot serve`', () => {
     const headers = await page.locator('section.channel thead th').allTextContents();
     expect(headers.map((h) => h.trim())).toEqual(['Operation', 'Done', 'Missing', 'Stale', 'Missing input', 'Deferred', 'Blocked']);
     const operations = await page.locator('section.channel tbody th[scope="row"]').allTextContents();
-    expect(operations.map((o) => o.trim())).toEqual(['sync', 'download', 'transcribe', 'diarize', 'attribute-voices', 'attribute-words', 'digest']);
+    expect(operations.map((o) => o.trim())).toEqual(['sync', 'download', 'transcribe', 'diarize', 'attribute-voices', 'attribute-words', 'digest', 'channel-digest']);
 
     expect(await count(page, 'sync', 'Done')).toBe('1');
     expect(await count(page, 'download', 'Done')).toBe('2');
