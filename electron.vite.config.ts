@@ -16,13 +16,16 @@ const enginePrograms = Object.fromEntries(
     .map((d) => [`engines/${d.name}/program`, here(`./src-main/engines/${d.name}/program.ts`)]),
 );
 
+const NATIVE = ['better-sqlite3', 'sherpa-onnx-node', '@fugood/whisper.node', 'node-llama-cpp'];
+
 export default defineConfig({
   main: {
     build: {
       outDir: here('./out/main'),
-      // The native SQLite binding is loaded from node_modules at run time, never bundled.
-      externalizeDeps: { include: ['better-sqlite3'] },
-      rollupOptions: { input: { index: here('./src-main/index.ts'), ...enginePrograms }, external: ['better-sqlite3'] },
+      // Native bindings (SQLite, sherpa-onnx, whisper.cpp, llama.cpp: optional ones included) are
+      // loaded from node_modules at run time, never bundled.
+      externalizeDeps: { include: NATIVE },
+      rollupOptions: { input: { index: here('./src-main/index.ts'), ...enginePrograms }, external: NATIVE },
     },
   },
   preload: {
