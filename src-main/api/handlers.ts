@@ -13,6 +13,8 @@ import { Dispatcher } from '../dispatch/dispatcher';
 import { laneStatuses, setLanePaused } from '../dispatch/lane-status';
 import { retryWork } from '../work/retry';
 import { requireSettingKey } from '../settings/settings-store';
+import { searchTranscripts } from '../transcripts/search';
+import { exportItemTranscript, transcriptViewOf } from './transcript-view';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers {
   // A host opened without a dispatcher (tests, a reader) still answers explain and lanes from the
@@ -112,6 +114,17 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       d.wake();
       host.emit('lanes-changed');
       return a.treeStore.currentOrDefault(a.laneKeys(), now);
+    },
+
+    'search.query': ({ query, speaker, channel, limit }) => ({ hits: searchTranscripts(host.db, query, { speaker, channel, limit }) }),
+
+    'transcript.get': async ({ item }) => transcriptViewOf(host, await arbiter(), item),
+
+    'transcript.export': async ({ item, format }) => {
+      const r = await exportItemTranscript(host, await arbiter(), d.settings.values(), item, format);
+      return typeof r.data === 'string'
+        ? { fileName: r.fileName, mimeType: r.mimeType, encoding: 'utf8' as const, data: r.data }
+        : { fileName: r.fileName, mimeType: r.mimeType, encoding: 'base64' as const, data: r.data.toString('base64') };
     },
 
     'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),

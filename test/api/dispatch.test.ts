@@ -16,6 +16,7 @@ function handlers(overrides: Partial<ApiHandlers> = {}): ApiHandlers {
     'lanes.list': unused, 'lanes.pause': unused, 'lanes.resume': unused, 'runs.list': unused,
     'runs.runNow': unused, 'runs.doNext': unused, 'runs.lastPerJob': unused, 'runs.logs': unused,
     'work.retry': unused, 'settings.list': unused, 'settings.set': unused, 'tree.get': unused, 'tree.set': unused,
+    'search.query': unused, 'transcript.get': unused, 'transcript.export': unused,
     ...overrides,
   };
 }

@@ -10,6 +10,8 @@ import { simCommand } from './sim';
 import { explainCommand } from './explain';
 import { lanesCommand } from './lanes';
 import { treeCommand } from './tree';
+import { transcriptCommand } from './transcript';
+import { searchCommand } from './search';
 export interface Command {
   name: string;
   summary: string;
@@ -30,6 +32,8 @@ export const COMMANDS: Command[] = [
   logsCommand,
   retryCommand,
   serveCommand,
+  transcriptCommand,
+  searchCommand,
 ];
 
 export function printHelp(): void {
