@@ -36,8 +36,11 @@ export const MAX_QUERY_CHARS = 500;
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 1000;
 export const MAX_QUERY_TERMS = 32;
-/** Letters a prefix needs before its `*`: a one-letter prefix matches most of a library. */
-export const MIN_PREFIX_CHARS = 2;
+/**
+ * Letters a prefix needs before its `*`: shorter ones match much of a library. The index keeps
+ * 3- and 4-letter prefixes ready (docs/transcripts.md "Index").
+ */
+export const MIN_PREFIX_CHARS = 3;
 
 type Token =
   | { kind: 'word'; text: string; prefix: boolean; exclude: boolean }

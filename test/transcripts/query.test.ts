@@ -26,7 +26,7 @@ describe('search query language', () => {
 
   it('supports prefixes on words and on a phrase\'s last word', () => {
     expect(fts('budg*')).toBe('"budg" *');
-    expect(fts('"tax re"*')).toBe('"tax re" *');
+    expect(fts('"tax ret"*')).toBe('"tax ret" *');
   });
 
   it('supports OR, NOT, -exclusions and brackets, with NOT tighter than AND tighter than OR', () => {
@@ -60,7 +60,8 @@ describe('search query language', () => {
     expect(refusal('-tax')).toMatch(/nothing to exclude it from/);
     expect(refusal('*')).toMatch(/must follow the beginning of a word/);
     expect(refusal('a*b')).toMatch(/may only end a word/);
-    expect(refusal('b*')).toMatch(/at least 2 letters/);
+    expect(refusal('bu*')).toMatch(/at least 3 letters/);
+    expect(fts('bud*')).toBe('"bud" *');
     expect(refusal('& !')).toMatch(/no words/);
     expect(refusal('"!!"')).toMatch(/no words/);
     expect(refusal('x'.repeat(501))).toMatch(/longer than 500/);

@@ -103,6 +103,20 @@ describe('search', () => {
     expect(searchTranscripts(host.db, 'bread')[0].speaker).toBe('Cyrus');
   });
 
+  it('ranks every match exactly up to the rank window, and the newest matches of a search broader than it', () => {
+    addItem(host, 'talk', 't2', 'River stories');
+    addItem(host, 'talk', 't3', 'More river stories');
+    indexTranscript(host, 't2', recordOf([segmentOf('River.', 0)]), source);
+    indexTranscript(host, 't3', recordOf(Array.from({ length: 30 }, (_, i) => segmentOf(`We walked along the river for ${i + 2} long hours that day.`, i * 10))), source);
+    const exact = searchTranscripts(host.db, 'river', { limit: 3 });
+    expect(exact[0]).toMatchObject({ item: 't2', text: 'River.' });
+    // Equal scores: the newer segment first.
+    expect(exact.slice(1).map((h) => h.text)).toEqual(['We walked along the river for 31 long hours that day.', 'We walked along the river for 30 long hours that day.']);
+    const windowed = searchTranscripts(host.db, 'river', { limit: 3, rankWindow: 10 });
+    expect(windowed.map((h) => h.item)).toEqual(['t3', 't3', 't3']);
+    expect(searchTranscripts(host.db, 'river', { limit: 50, rankWindow: 10 })).toHaveLength(10);
+  });
+
   it('refuses a malformed search, an unknown channel or speaker and a bad limit by name', () => {
     expect(refusedWith(() => searchTranscripts(host.db, '"budget'))).toBe('SEARCH_QUERY_INVALID');
     expect(refusedWith(() => searchTranscripts(host.db, 'a OR'))).toBe('SEARCH_QUERY_INVALID');

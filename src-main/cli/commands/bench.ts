@@ -5,8 +5,9 @@ import { runSnapshotBench } from '../../bench/snapshot-bench';
 import { measureSnapshot } from '../../bench/snapshot-measure';
 import type { Command } from './index';
 import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
+import { QUERY_KINDS, runSearchBench } from '../../bench/search-bench';
 
-const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline';
+const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline | bench search [--items N --channels M --segments K --queries Q --keep DIR]';
 const FLAGS = {
   items: { type: 'string' },
   channels: { type: 'string' },
@@ -15,6 +16,9 @@ const FLAGS = {
   tree: { type: 'string' },
   json: { type: 'boolean' },
   statements: { type: 'boolean' },
+  segments: { type: 'string' },
+  queries: { type: 'string' },
+  keep: { type: 'string' },
 } as const;
 
 function seedOf(value: string | undefined): number {
@@ -26,8 +30,8 @@ function seedOf(value: string | undefined): number {
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary: 'Benchmarks: snapshot, pick throughput, new-upload wait, pipeline makespan',
-  usage: 'bench snapshot|sim|uploads|pipeline [--items N --channels M --seed S --json]',
+  summary: 'Benchmarks: snapshot, pick throughput, new-upload wait, pipeline makespan, search latency',
+  usage: 'bench snapshot|sim|uploads|pipeline|search [--items N --channels M --seed S --json]',
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [which, ...extra] = positionals;
@@ -65,7 +69,25 @@ export const benchCommand: Command = {
         : `${r.items} items download → transcribe: makespan ${r.makespanS} s, lower bound ${r.lowerBoundS} s, ratio ${r.ratio}\n`);
       return 0;
     }
-    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads and pipeline. Usage: ${USAGE}`);
+    if (which === 'search') {
+      const r = runSearchBench({
+        items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)),
+        segments: Math.floor(numberFlag(values.segments, 'segments', 40)), queries: Math.floor(numberFlag(values.queries, 'queries', 500)),
+        seed: seedOf(values.seed), keepDir: values.keep,
+      });
+      if (values.json) {
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+        return 0;
+      }
+      process.stdout.write([
+        `${r.items} transcripts in ${r.channels} channels (seed ${r.seed}): ${r.segments} segments, ${r.words} words, indexed in ${r.buildMs} ms`,
+        `index: FTS5 ${r.ftsMb} MB, segment rows ${r.segmentRowsMb} MB, database ${r.databaseMb} MB; RSS ${r.rssMb} MB`,
+        `all ${r.all.queries} searches: CPU p50 ${r.all.cpu.p50Ms} ms, p95 ${r.all.cpu.p95Ms} ms, p99 ${r.all.cpu.p99Ms} ms, max ${r.all.cpu.maxMs} ms; wall p99 ${r.all.wall.p99Ms} ms`,
+        ...QUERY_KINDS.map((k) => `  ${k.padEnd(10)} CPU p50 ${r.byKind[k].cpu.p50Ms} ms, p99 ${r.byKind[k].cpu.p99Ms} ms, max ${r.byKind[k].cpu.maxMs} ms; wall p99 ${r.byKind[k].wall.p99Ms} ms (${r.byKind[k].meanHits} hits)`),
+      ].join('\n') + '\n');
+      return 0;
+    }
+    if (which !== 'snapshot') throw new CliUsageError(`bench knows snapshot, sim, uploads, pipeline and search. Usage: ${USAGE}`);
     const items = Math.floor(numberFlag(values.items, 'items', 78_000));
     const channels = Math.floor(numberFlag(values.channels, 'channels', 68));
     const r = runSnapshotBench({ items, channels, seed: seedOf(values.seed) });

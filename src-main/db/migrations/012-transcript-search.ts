@@ -35,7 +35,7 @@ CREATE VIRTUAL TABLE search_fts USING fts5(
   text, scope,
   content = '', contentless_delete = 1,
   tokenize = 'unicode61 remove_diacritics 2',
-  prefix = '2 3'
+  prefix = '3 4'
 );
 
 CREATE TRIGGER search_item_deleted AFTER DELETE ON items BEGIN
