@@ -13,9 +13,11 @@ import { generateTranscript, transcriptVocabulary, type TranscriptVocabulary } f
 import { mulberry32 } from '../../src-shared/corpus/random';
 import type { TranscriptRecord } from '../../src-shared/transcript/record';
 import { indexTranscript } from '../transcripts/search-index';
-import { searchTranscripts } from '../transcripts/search';
+import { RANK_WINDOW, searchExpression, searchTranscripts } from '../transcripts/search';
 import { loadCorpus } from './load-corpus';
+import type { GeneratedChannel } from '../../src-shared/corpus/generate';
 import { round } from './snapshot-measure';
+import { BacklotError } from '../../src-shared/errors';
 
 export interface SearchBenchSpec {
   items: number;
@@ -27,6 +29,8 @@ export interface SearchBenchSpec {
   seed?: number;
   /** Keep the library in this folder instead of a temporary one. */
   keepDir?: string;
+  /** Measure the library a run with the same spec kept in `keepDir` instead of building it again. */
+  reuse?: boolean;
 }
 
 export const QUERY_KINDS = ['word', 'two-words', 'phrase', 'prefix', 'channel', 'speaker'] as const;
@@ -37,7 +41,14 @@ export interface Percentiles { p50Ms: number; p95Ms: number; p99Ms: number; maxM
  * Wall time, and this process's CPU time, per search. On a machine shared with other work the wall
  * time includes waiting for a core; the CPU time is what one search costs on an idle one.
  */
-export interface LatencyFigures { queries: number; meanHits: number; wall: Percentiles; cpu: Percentiles }
+export interface LatencyFigures {
+  queries: number;
+  meanHits: number;
+  /** Share of the searches that matched more segments than the rank window (ranked among their newest). */
+  windowed: number;
+  wall: Percentiles;
+  cpu: Percentiles;
+}
 
 export interface SearchBenchResult {
   items: number;
@@ -56,6 +67,7 @@ export interface SearchBenchResult {
 }
 
 interface BenchQuery { kind: QueryKind; query: string; channel?: string; speaker?: string }
+interface BenchItem { id: string; channel: string; durationS: number }
 
 const BATCH = 500;
 
@@ -76,34 +88,22 @@ export function runSearchBench(spec: SearchBenchSpec): SearchBenchResult {
   const dir = spec.keepDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-search-bench-'));
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'backlot.sqlite');
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+  const reuse = spec.reuse === true && spec.keepDir !== undefined && fs.existsSync(file);
+  if (!reuse) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
   const host = new Host({ databaseFile: file, clock: new VirtualClock(0), durable: false });
   try {
     const corpus = generateCorpus({ seed, channels: spec.channels, items: spec.items, durationS: { min: 60, max: 3600 } });
-    loadCorpus(host, corpus, 0);
     const vocabulary = transcriptVocabulary(60_000, seed);
     const speakersOf = new Map(corpus.map((c, i) => [c.id, channelSpeakers(c.id, i)]));
     const items = corpus.flatMap((c) => c.items.map((it) => ({ id: it.id, channel: c.id, durationS: it.durationS })));
-
-    const t0 = performance.now();
-    let segments = 0;
-    let words = 0;
-    for (let i = 0; i < items.length; i += BATCH) {
-      host.transaction(() => {
-        for (const it of items.slice(i, i + BATCH)) {
-          const record = transcriptOf(vocabulary, it.id, it.durationS, speakersOf.get(it.channel)!, spec.segments);
-          segments += indexTranscript(host, it.id, record, { operation: 'transcribe', path: null }, { names: NAMED }).segments;
-          for (const s of record.segments) words += s.words.length;
-        }
-      });
-    }
-    const buildMs = performance.now() - t0;
-    host.db.pragma('wal_checkpoint(TRUNCATE)');
+    const built = reuse ? readBuilt(host, spec, seed) : build(host, corpus, items, vocabulary, speakersOf, spec, seed);
+    const { segments, words, buildMs } = built;
 
     const queries = benchQueries(vocabulary, items, speakersOf, spec, seed);
     // Once through unmeasured, so every figure is of a warm page cache as in a running app.
     for (const q of queries) run(host, q);
-    const times = new Map<QueryKind, Samples>(QUERY_KINDS.map((k) => [k, { wall: [], cpu: [], hits: 0 }]));
+    const times = new Map<QueryKind, Samples>(QUERY_KINDS.map((k) => [k, { wall: [], cpu: [], hits: 0, windowed: 0 }]));
+    const countMatches = host.db.prepare('SELECT count(*) FROM search_fts WHERE search_fts MATCH ?').pluck();
     for (const q of queries) {
       const cpu = process.cpuUsage();
       const start = performance.now();
@@ -114,14 +114,16 @@ export function runSearchBench(spec: SearchBenchSpec): SearchBenchResult {
       entry.wall.push(wall);
       entry.cpu.push((used.user + used.system) / 1000);
       entry.hits += hits;
+      if ((countMatches.get(searchExpression(host.db, q.query, q)) as number) > RANK_WINDOW) entry.windowed++;
     }
     const size = (like: string) => (host.db.prepare('SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE ?').pluck().get(like) as number) / 2 ** 20;
     const byKind = Object.fromEntries(QUERY_KINDS.map((k) => [k, figures(times.get(k)!)])) as Record<QueryKind, LatencyFigures>;
-    const all: Samples = { wall: [], cpu: [], hits: 0 };
+    const all: Samples = { wall: [], cpu: [], hits: 0, windowed: 0 };
     for (const k of QUERY_KINDS) {
       all.wall.push(...times.get(k)!.wall);
       all.cpu.push(...times.get(k)!.cpu);
       all.hits += times.get(k)!.hits;
+      all.windowed += times.get(k)!.windowed;
     }
     return {
       items: items.length, channels: corpus.length, seed, segments, words, buildMs: round(buildMs, 0),
@@ -134,11 +136,47 @@ export function runSearchBench(spec: SearchBenchSpec): SearchBenchResult {
   }
 }
 
+interface Built { segments: number; words: number; buildMs: number }
+
+/** Indexes every item's transcript, BATCH items per transaction, and notes what it built in the file. */
+function build(host: Host, corpus: GeneratedChannel[], items: BenchItem[], vocabulary: TranscriptVocabulary, speakersOf: Map<string, string[]>, spec: SearchBenchSpec, seed: number): Built {
+  loadCorpus(host, corpus, 0);
+  const t0 = performance.now();
+  let segments = 0;
+  let words = 0;
+  for (let i = 0; i < items.length; i += BATCH) {
+    host.transaction(() => {
+      for (const it of items.slice(i, i + BATCH)) {
+        const record = transcriptOf(vocabulary, it.id, it.durationS, speakersOf.get(it.channel)!, spec.segments);
+        segments += indexTranscript(host, it.id, record, { operation: 'transcribe', path: null }, { names: NAMED }).segments;
+        for (const s of record.segments) words += s.words.length;
+      }
+    });
+  }
+  const built = { segments, words, buildMs: performance.now() - t0 };
+  host.db.exec('CREATE TABLE bench_built (spec TEXT NOT NULL, built TEXT NOT NULL)');
+  host.db.prepare('INSERT INTO bench_built VALUES (?, ?)').run(specKey(spec, seed), JSON.stringify(built));
+  host.db.pragma('wal_checkpoint(TRUNCATE)');
+  return built;
+}
+
+function specKey(spec: SearchBenchSpec, seed: number): string {
+  return JSON.stringify({ items: spec.items, channels: spec.channels, segments: spec.segments, seed });
+}
+
+function readBuilt(host: Host, spec: SearchBenchSpec, seed: number): Built {
+  const row = host.db.prepare('SELECT spec, built FROM bench_built').get() as { spec: string; built: string } | undefined;
+  if (!row || row.spec !== specKey(spec, seed)) {
+    throw new BacklotError('BENCH_REUSE_MISMATCH', `The library kept there was built for ${row?.spec ?? 'nothing'}, not ${specKey(spec, seed)}; run without --reuse to build it.`);
+  }
+  return JSON.parse(row.built) as Built;
+}
+
 function run(host: Host, q: BenchQuery): number {
   return searchTranscripts(host.db, q.query, { channel: q.channel, speaker: q.speaker, limit: 20 }).length;
 }
 
-interface Samples { wall: number[]; cpu: number[]; hits: number }
+interface Samples { wall: number[]; cpu: number[]; hits: number; windowed: number }
 
 function percentiles(ms: number[]): Percentiles {
   const sorted = [...ms].sort((a, b) => a - b);
@@ -147,7 +185,8 @@ function percentiles(ms: number[]): Percentiles {
 }
 
 function figures(s: Samples): LatencyFigures {
-  return { queries: s.wall.length, meanHits: round(s.wall.length ? s.hits / s.wall.length : 0, 1), wall: percentiles(s.wall), cpu: percentiles(s.cpu) };
+  const n = s.wall.length;
+  return { queries: n, meanHits: round(n ? s.hits / n : 0, 1), windowed: round(n ? s.windowed / n : 0, 3), wall: percentiles(s.wall), cpu: percentiles(s.cpu) };
 }
 
 /**
@@ -155,7 +194,7 @@ function figures(s: Samples): LatencyFigures {
  * (so common words are searched as often as they are spoken), skipping the function words nobody
  * searches alone; phrases keep them, as spoken phrases do.
  */
-function benchQueries(vocabulary: TranscriptVocabulary, items: { id: string; channel: string; durationS: number }[], speakersOf: Map<string, string[]>, spec: SearchBenchSpec, seed: number): BenchQuery[] {
+function benchQueries(vocabulary: TranscriptVocabulary, items: BenchItem[], speakersOf: Map<string, string[]>, spec: SearchBenchSpec, seed: number): BenchQuery[] {
   const rand = mulberry32(seed ^ 0x5eed);
   const rank = new Map(vocabulary.words.map((w, i) => [w, i]));
   const content = (w: string) => (rank.get(w) ?? 0) >= vocabulary.functionWords;

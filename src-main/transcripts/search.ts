@@ -89,11 +89,8 @@ function speakerIdsNamed(db: Db, name: string): string[] {
   return ids;
 }
 
-export function searchTranscripts(db: Db, query: string, options: SearchOptions = {}): SearchHit[] {
-  const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
-    throw new BacklotError('SEARCH_LIMIT_INVALID', `The number of hits must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, not ${String(options.limit)}.`);
-  }
+/** The FTS5 expression a search runs: the typed query on `text`, each filter on `scope`. */
+export function searchExpression(db: Db, query: string, options: Pick<SearchOptions, 'speaker' | 'channel'> = {}): string {
   const parsed = parseSearchQuery(query);
   if (!parsed.ok) throw new BacklotError(parsed.code, parsed.message, { query });
   const q = statements(db);
@@ -106,7 +103,16 @@ export function searchTranscripts(db: Db, query: string, options: SearchOptions 
     const tokens = speakerIdsNamed(db, options.speaker).map((id) => `"${scopeToken('s', id)}"`);
     filters.push(`scope : (${tokens.join(' OR ')})`);
   }
-  const expression = [`text : (${parsed.query.fts})`, ...filters].join(' AND ');
+  return [`text : (${parsed.query.fts})`, ...filters].join(' AND ');
+}
+
+export function searchTranscripts(db: Db, query: string, options: SearchOptions = {}): SearchHit[] {
+  const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+    throw new BacklotError('SEARCH_LIMIT_INVALID', `The number of hits must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, not ${String(options.limit)}.`);
+  }
+  const expression = searchExpression(db, query, options);
+  const q = statements(db);
   let rows: HitRow[];
   try {
     rows = q.search.all(expression, options.rankWindow ?? RANK_WINDOW, limit) as HitRow[];
