@@ -23,7 +23,8 @@ export function speakersOf(record: Pick<TranscriptRecord, 'segments'>): string[]
 export function speakerLabels(record: Pick<TranscriptRecord, 'segments'>, names: SpeakerNames): Map<string, string> {
   const labels = new Map<string, string>();
   speakersOf(record).forEach((id, i) => {
-    const name = Object.prototype.hasOwnProperty.call(names, id) ? names[id].trim() : '';
+    // One line, whatever was typed: a name leads a subtitle line or a text line.
+    const name = Object.prototype.hasOwnProperty.call(names, id) ? names[id].replace(/\s+/g, ' ').trim() : '';
     labels.set(id, name !== '' ? name : anonymousSpeakerLabel(i + 1));
   });
   return labels;

@@ -89,7 +89,7 @@ describe('SRT', () => {
   });
 
   it('shows a rename everywhere at once: the same record with a new names map', () => {
-    const renamed = renderSrt(record, { ...NAMES, 'prof-ann': 'Annabel' }, DEFAULT_SUBTITLE_LIMITS);
+    const renamed = renderSrt(record, { ...NAMES, 'prof-ann': ' Annabel\n' }, DEFAULT_SUBTITLE_LIMITS);
     expect(renamed).not.toContain('Ann Lee');
     expect(parseSrt(renamed)[0].lines[0]).toMatch(/^Annabel: /);
   });
