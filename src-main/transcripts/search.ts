@@ -29,12 +29,12 @@ export interface SearchHit {
 }
 
 /**
- * The most matches one search ranks: its newest (most recently indexed) ones. Ranking costs about
- * half a microsecond a match, so a word spoken in 40,000 segments would take 20 ms to rank in full;
- * a search matching fewer is ranked exactly, one matching more is ranked among its newest 10,000
- * (docs/transcripts.md "Ranking").
+ * The most matches one search ranks: its newest (most recently indexed) ones. Ranking costs about a
+ * microsecond a match in a large library, so a word spoken in 60,000 segments would take 60 ms to
+ * rank in full; a search matching fewer than the window is ranked exactly, one matching more is
+ * ranked among its newest 5,000 (docs/transcripts.md "Ranking").
  */
-export const RANK_WINDOW = 10_000;
+export const RANK_WINDOW = 5_000;
 
 // The innermost query walks the matches newest first inside FTS5 and scores at most the window; the
 // next keeps the best `limit` before any join, so a broad query pays the joins for its hits only.
