@@ -6,6 +6,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import vueParser from 'vue-eslint-parser';
 import globals from 'globals';
+import backlotRules from './eslint-rules/layers.js';
 
 const root = import.meta.dirname;
 
@@ -13,7 +14,7 @@ const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_'));
 const NOT_IN_SHARED = ['electron', 'better-sqlite3', 'systeminformation', 'ws', ...NODE_BUILTINS];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'coverage/**', '.tmp/**', 'test-results/**'] },
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'coverage/**', '.tmp/**', 'test-results/**', '.venv-engines/**', 'resources/models/**'] },
 
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -71,6 +72,13 @@ export default tseslint.config(
         }],
       }],
     },
+  },
+
+  // (c) Inside the host, imports point down one ordered list of layers (eslint-rules/layers.js).
+  {
+    files: ['src-main/**/*.ts'],
+    plugins: { backlot: backlotRules },
+    rules: { 'backlot/layers': 'error' },
   },
 
   // (b) The window holds no authority: it talks to the host through the API contract only.

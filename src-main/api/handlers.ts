@@ -12,7 +12,10 @@ import { RunHistory } from '../runs/history';
 import { Dispatcher } from '../dispatch/dispatcher';
 import { laneStatuses, setLanePaused } from '../dispatch/lane-status';
 import { retryWork } from '../work/retry';
-import { requireSettingKey } from '../settings/settings-store';
+import { requireSettingKey, SettingsStore } from '../settings/settings-store';
+import { ytDlpLister } from '../engines/yt-dlp-listing/probe';
+import { resourcesDir } from '../engines/resources';
+import { redactUrl } from '../library/net/url-policy';
 import { searchTranscripts } from '../transcripts/search';
 import { exportItemTranscript, transcriptViewOf } from './transcript-view';
 
@@ -22,7 +25,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
   const d = dispatcher ?? new Dispatcher(host, { dataDir: path.dirname(host.db.name), profile: 'production' });
   const arbiter = () => d.prepare();
   const summary = (c: ChannelRecord): ChannelSummary => ({
-    id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.source,
+    id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.kind === 'folder' ? c.source : redactUrl(c.source),
     items: host.library.itemCounts().get(c.id) ?? 0,
   });
   const libraryChanged = async () => {
@@ -35,7 +38,8 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     'library.list': () => ({ channels: host.library.channels().map(summary) }),
 
     'library.add': async ({ source, title }) => {
-      const { channel } = await addSource(host, source, { title });
+      const settings = new SettingsStore(host.db).values();
+      const { channel } = await addSource(host, source, { title, lister: ytDlpLister({ resourcesDir: resourcesDir(), settings }), maxBytes: settings['feeds.maxBytes'] });
       await libraryChanged();
       return { channel: summary(host.library.channel(channel.id) ?? channel) };
     },
@@ -115,6 +119,8 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       host.emit('lanes-changed');
       return a.treeStore.currentOrDefault(a.laneKeys(), now);
     },
+
+    'notices.list': ({ after }) => ({ notices: [...host.notices(after ?? 0)] }),
 
     'search.query': ({ query, speaker, channel, limit }) => ({ hits: searchTranscripts(host.db, query, { speaker, channel, limit }) }),
 

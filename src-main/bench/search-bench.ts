@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Host } from '../host/host';
-import { VirtualClock } from '../host/clock';
+import { VirtualClock } from '../system/clock';
 import { generateCorpus } from '../../src-shared/corpus/generate';
 import { generateTranscript, transcriptVocabulary, type TranscriptVocabulary } from '../../src-shared/corpus/transcripts';
 import { mulberry32 } from '../../src-shared/corpus/random';

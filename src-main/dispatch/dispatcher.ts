@@ -25,6 +25,9 @@ import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import { LANE_KEYS, type SettingKey, type SettingsValues } from '../../src-shared/settings/settings-schema';
 import { resourcesDir } from '../engines/resources';
 import { UnitProgress, type ProgressReport } from './unit-progress';
+import { DiskFullState } from '../gates/disk-full';
+import { storageErrorCode } from '../db/storage-errors';
+import { attachAcquisition, detachAcquisition, type Acquisition } from '../gates/acquisition';
 
 export interface DispatcherOptions {
   dataDir: string;
@@ -36,10 +39,20 @@ export interface DispatcherOptions {
   extraAdapters?: readonly EngineAdapter[];
 }
 
+/** A unit that ended, as `backlot run` and the window's live list report it. */
+export interface UnitEnded {
+  unit: RunningUnit;
+  result: UnitResult;
+  failedTerminally: boolean;
+  endedAt: number;
+}
+
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const DISK_REFRESH_MS = 30_000;
 const PRUNE_EVERY_MS = 6 * 3600_000;
 const OTHER_WRITERS_CHECK_MS = 5_000;
+/** While the disk is full, how often its free space is read again. */
+const DISK_FULL_RECHECK_MS = 2_000;
 /** What a download is expected to write per second of media (2 Mbit/s), reserved against the disk gate. */
 const DOWNLOAD_BYTES_PER_MEDIA_SECOND = 250_000;
 
@@ -55,6 +68,8 @@ export class Dispatcher {
   private readonly lock: DispatcherLock;
   private executor!: EngineExecutor;
   private readonly disk: SystemDiskProbe;
+  /** Cooldowns, pacing, caps, the ENOSPC shortfall and the folder watcher (docs/acquisition.md). */
+  readonly acquisition: Acquisition;
   private wakeQueued = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly intervals: NodeJS.Timeout[] = [];
@@ -62,11 +77,20 @@ export class Dispatcher {
   private dispatching = false;
   private unsubscribe: (() => void) | null = null;
   private rebuilding: Promise<void> | null = null;
+  private rebuildsPending = 0;
+  private readonly endedListeners = new Set<(e: UnitEnded) => void>();
+  private readonly settledListeners = new Set<() => void>();
+  readonly diskFull: DiskFullState;
+  private diskFullTimer: NodeJS.Timeout | null = null;
+  /** The startup sweep could not be written (a restart on a full disk): it runs when space returns. */
+  private sweepPending = false;
 
   constructor(private readonly host: Host, private readonly options: DispatcherOptions) {
     this.settings = new SettingsStore(host.db);
     this.lock = new DispatcherLock(host.db, `dispatcher-${randomUUID()}`);
     this.disk = new SystemDiskProbe(options.dataDir);
+    this.diskFull = new DiskFullState(options.dataDir, () => this.settings.get('diskFull.resumeAboveBytes'));
+    this.acquisition = attachAcquisition(host, options.dataDir, () => this.settings.values(), this.disk, () => this.wake());
   }
 
   isDispatching(): boolean {
@@ -108,21 +132,32 @@ export class Dispatcher {
     return buildEngineRegistry({ profile: this.options.profile, env, test: this.options.test, extra: this.options.extraAdapters });
   }
 
-  /** Takes the lock, sweeps what a dead process left, and starts dispatching. */
+  /**
+   * Takes the lock, sweeps what a dead process left, and starts dispatching. On a full disk it
+   * starts held (DISK_FULL) instead of failing, and takes the lock and sweeps once space returns.
+   */
   async start(): Promise<{ interruptedRuns: number; releasedClaims: number }> {
-    this.lock.acquire();
+    let swept = { interruptedRuns: 0, releasedClaims: 0 };
+    try {
+      this.lock.acquire();
+    } catch (e) {
+      if (!storageErrorCode(e)) throw e;
+      this.sweepPending = true;
+    }
     await this.prepare();
-    await sweepTemporaryOutputs(this.options.dataDir, {
-      wasRecorded: (jobId) => this.host.db.prepare('SELECT 1 FROM work WHERE output_job = ?').get(jobId) !== undefined,
-    });
-    const swept = this.host.transaction(() => {
-      this.noteEngineFingerprints();
-      return this.arbiter.startupSweep(this.host.now());
-    });
+    if (!this.sweepPending) {
+      try {
+        swept = await this.sweep();
+      } catch (e) {
+        if (!storageErrorCode(e)) throw e;
+        this.sweepPending = true;
+      }
+    }
     this.dispatching = true;
+    if (this.sweepPending) this.enterDiskFull();
     this.unsubscribe = this.settings.onChange((change) => this.applySettings(change.key));
-    this.intervals.push(setInterval(() => { if (!this.lock.renew()) void this.stop(); }, 10_000));
-    this.intervals.push(setInterval(() => { void this.disk.refresh().then(() => this.wake()); }, DISK_REFRESH_MS));
+    this.intervals.push(setInterval(() => this.renewLock(), 10_000));
+    this.intervals.push(setInterval(() => { void this.disk.refresh().then(() => this.wake(), () => undefined); }, DISK_REFRESH_MS));
     this.intervals.push(setInterval(() => this.prune(), PRUNE_EVERY_MS));
     // Only another process's commit (a CLI pause, tree or scan) is looked for here; everything this
     // process changes wakes the arbiter directly.
@@ -130,8 +165,69 @@ export class Dispatcher {
     for (const i of this.intervals) i.unref();
     this.prune();
     this.startedAt = this.host.now();
+    this.acquisition.startWatching();
     this.wake();
     return swept;
+  }
+
+  private async sweep(): Promise<{ interruptedRuns: number; releasedClaims: number }> {
+    await sweepTemporaryOutputs(this.options.dataDir, {
+      wasRecorded: (jobId) => this.host.db.prepare('SELECT 1 FROM work WHERE output_job = ?').get(jobId) !== undefined,
+    });
+    return this.host.transaction(() => {
+      this.noteEngineFingerprints();
+      return this.arbiter.startupSweep(this.host.now());
+    });
+  }
+
+  /** The lock's lease, every 10 s; a full disk keeps the lock (nobody else can write either). */
+  private renewLock(): void {
+    try {
+      if (!this.lock.renew()) void this.stop();
+    } catch (e) {
+      if (storageErrorCode(e) === 'DISK_FULL') this.enterDiskFull();
+      else this.reportInternal('renewing the dispatcher lock', e);
+    }
+  }
+
+  /**
+   * Nothing can be written: every lane holds (DISK_FULL), one notice goes out per episode, and the
+   * free space is read every couple of seconds until there is room again.
+   */
+  private enterDiskFull(): void {
+    const now = this.host.now();
+    if (this.diskFull.enter(now)) {
+      const status = this.diskFull.status();
+      this.host.notify({ kind: 'disk-full', at: now, code: 'DISK_FULL', params: { path: status?.path ?? this.options.dataDir, freeBytes: status?.freeBytes ?? null }, target: { view: 'lanes' } });
+    }
+    this.host.emit('lanes-changed');
+    if (this.diskFullTimer || this.stopped) return;
+    this.diskFullTimer = setInterval(() => { void this.recheckDiskFull(); }, DISK_FULL_RECHECK_MS);
+  }
+
+  private async recheckDiskFull(): Promise<void> {
+    if (this.stopped || !this.diskFull.recheck()) return;
+    if (this.diskFullTimer) clearInterval(this.diskFullTimer);
+    this.diskFullTimer = null;
+    try {
+      if (this.sweepPending) {
+        this.lock.acquire();
+        await this.sweep();
+        this.sweepPending = false;
+      } else {
+        // Units whose end could not be recorded left their claims: free that work now.
+        this.host.transaction(() => this.arbiter.releaseOrphanClaims(this.host.now()));
+      }
+    } catch (e) {
+      if (storageErrorCode(e)) return this.enterDiskFull();
+      this.reportInternal('resuming after the disk filled', e);
+    }
+    this.host.emit('lanes-changed');
+    this.wake();
+  }
+
+  private reportInternal(what: string, e: unknown): void {
+    process.stderr.write(`backlot: INTERNAL while ${what}: ${(e as Error)?.message ?? String(e)}\n`);
   }
 
   /** An engine whose fingerprint changed since the last start: only the outputs it made go stale. */
@@ -150,13 +246,18 @@ export class Dispatcher {
       lanes,
       bindings,
       retry: { maxAttempts: s['retry.maxAttempts'], baseS: s['retry.baseS'], maxS: s['retry.maxS'], jitter: s['retry.jitter'] },
-      disk: { probe: this.disk, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] }, bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND },
+      disk: {
+        probe: this.acquisition.diskProbe, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] },
+        bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND, expectedBytes: (itemId, estimate) => this.acquisition.expectedBytes(itemId, estimate),
+      },
+      firstGates: [this.diskFull.gate],
       spendCapUsd: s['spend.capUsd'],
       spendWindowStart: (now) => spendWindowStart(now, s['spend.window']),
       quietHours: s.quietHours,
       wallTime: localWallTime,
       leaseS: s['claims.leaseS'],
       actor: 'arbiter',
+      extraGates: this.acquisition.gates(),
     };
   }
 
@@ -181,12 +282,27 @@ export class Dispatcher {
       this.registry = registry;
       this.env = env;
       this.executor.reconfigure(registry, env);
-      this.host.transaction(() => this.noteEngineFingerprints());
+      try {
+        this.host.transaction(() => this.noteEngineFingerprints());
+      } catch (e) {
+        if (storageErrorCode(e) !== 'DISK_FULL') throw e;
+        this.enterDiskFull();
+      }
       this.arbiter.reconfigure({ bindings: registry.bindings });
       this.host.emit('lanes-changed');
       this.wake();
     };
-    this.rebuilding = (this.rebuilding ?? Promise.resolve()).then(run, run);
+    this.rebuildsPending++;
+    const counted = async (): Promise<void> => {
+      try {
+        await run();
+      } catch (e) {
+        this.reportInternal('applying changed engine settings', e);
+      } finally {
+        this.rebuildsPending--;
+      }
+    };
+    this.rebuilding = (this.rebuilding ?? Promise.resolve()).then(counted, counted);
     return this.rebuilding;
   }
 
@@ -202,14 +318,49 @@ export class Dispatcher {
 
   private tick(): void {
     const now = this.host.now();
-    const claimed = this.host.transaction(() => {
-      this.arbiter.advance(now);
-      return this.arbiter.fill(now);
-    });
+    let claimed: RunningUnit[];
+    try {
+      claimed = this.host.transaction(() => {
+        this.arbiter.advance(now);
+        return this.arbiter.fill(now);
+      });
+    } catch (e) {
+      // The fill rolled back with its claims; a full disk holds everything until space returns.
+      if (storageErrorCode(e) === 'DISK_FULL') this.enterDiskFull();
+      else this.reportInternal('filling free slots', e);
+      this.scheduleTimer(now);
+      return;
+    }
     // Claim, commit, then start: an engine never runs on a claim that could still roll back.
     for (const unit of claimed) this.startUnit(unit);
     this.host.emit('lanes-changed');
     this.scheduleTimer(now);
+    if (this.isSettled()) {
+      for (const l of this.settledListeners) {
+        try { l(); } catch { /* a listener's bug never stops dispatch */ }
+      }
+    }
+  }
+
+  /**
+   * Nothing runs and nothing can start now: the last fill claimed nothing, no wake is queued and no
+   * engine rebuild is pending. What is left is done, held, deferred, blocked or on a lane whose
+   * preflight failed (`backlot run --until-idle` exits here).
+   */
+  isSettled(): boolean {
+    return this.dispatching && !this.wakeQueued && this.rebuildsPending === 0 && this.arbiter.running().length === 0;
+  }
+
+  /** Called after every fill that leaves the host settled. */
+  onSettled(listener: () => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
+  }
+
+  /** Called for every unit that ended and was committed (done or failed). */
+  onUnitEnded(listener: (e: UnitEnded) => void): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
   }
 
   private startUnit(unit: RunningUnit): void {
@@ -234,10 +385,18 @@ export class Dispatcher {
       failedTerminally = this.host.transaction(() => this.arbiter.complete(unit, result, this.host.now())).failedTerminally;
     } catch (e) {
       if (isBacklotError(e) && e.code === 'CLAIM_LAPSED') return false;
-      throw e;
+      // Nothing was recorded: the claim stays until its lease lapses, and the work is done again
+      // then. A full disk holds every writer meanwhile; no error ever escapes to the engine's driver.
+      if (storageErrorCode(e) === 'DISK_FULL') this.enterDiskFull();
+      else this.reportInternal(`recording ${unit.operation} of ${unit.itemId}`, e);
+      return false;
     }
     this.host.emit('snapshot-changed');
     this.host.emit('runs-changed');
+    const ended: UnitEnded = { unit, result, failedTerminally, endedAt: this.host.now() };
+    for (const l of this.endedListeners) {
+      try { l(ended); } catch { /* a listener's bug never undoes a committed unit */ }
+    }
     if (failedTerminally && result.outcome === 'failed') {
       this.host.notify({ kind: 'run-failed', at: this.host.now(), code: result.code, params: { ...result.params, operation: unit.operation, item: unit.itemId, run: unit.runId }, target: { view: 'runs', run: unit.runId } });
     }
@@ -281,14 +440,21 @@ export class Dispatcher {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    await detachAcquisition(this.acquisition);
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
+    if (this.diskFullTimer) clearInterval(this.diskFullTimer);
     for (const i of this.intervals) clearInterval(i);
     if (!this.dispatching) return;
     await this.executor?.stop();
     if (this.host.db.open) {
-      this.host.transaction(() => this.arbiter.startupSweep(this.host.now()));
-      this.lock.release();
+      try {
+        this.host.transaction(() => this.arbiter.startupSweep(this.host.now()));
+        this.lock.release();
+      } catch (e) {
+        // A full disk at shutdown: the next start's sweep marks these runs interrupted instead.
+        if (!storageErrorCode(e)) throw e;
+      }
     }
   }
 }

@@ -13,6 +13,7 @@ import type { EngineRegistry, RegisteredEngine } from './registry';
 import { runEngine, type EngineOutcome, type RunEngineOptions } from './runner';
 import { EngineWorkers } from './workers';
 import { commitOutputs, prepareTemporaryOutputDir, temporaryOutputDir } from './commit-output';
+import { storageErrorCode } from '../db/storage-errors';
 
 export interface ExecutorHooks {
   /** Commits a unit's result synchronously (in its own transaction); false if the claim lapsed. */
@@ -55,8 +56,14 @@ export class EngineExecutor {
     const abort = new AbortController();
     this.running.set(unit.key, abort);
     const done = this.run(unit, abort).catch((e: unknown) => {
-      // A bug between the engine and the commit: the unit still ends, as a failure with a code.
-      if (!this.stopping) this.hooks.complete(unit, { outcome: 'failed', code: 'ENGINE_INTERNAL', params: {}, diagnostic: String((e as Error)?.stack ?? e) });
+      // A full disk or a bug between the engine and the commit: the unit still ends, with a code.
+      if (this.stopping) return;
+      const storage = storageErrorCode(e);
+      try {
+        this.hooks.complete(unit, { outcome: 'failed', code: storage ?? 'ENGINE_INTERNAL', params: {}, diagnostic: String((e as Error)?.stack ?? e), disposition: storage === 'DISK_FULL' ? 'requeue' : 'retry' });
+      } catch {
+        // complete() reports its own failures; nothing may escape into the event loop.
+      }
     }).finally(() => {
       this.running.delete(unit.key);
       this.finished.delete(unit.key);
@@ -128,12 +135,16 @@ export class EngineExecutor {
         // The claim lapsed (someone else may hold the work now) or the files could not be moved:
         // the old state was restored. A move that failed is this unit's failure.
         if ((e as Error).message !== 'claim lapsed' && !this.stopping) {
-          const code = (e as { params?: { reason?: string } }).params?.reason === 'ENOSPC' ? 'DISK_FULL' : 'OUTPUT_COMMIT_FAILED';
+          const code = storageErrorCode(e) ?? 'OUTPUT_COMMIT_FAILED';
           this.fail(unit, { outcome: 'failed', code, params: {}, diagnostic: String(e), disposition: code === 'DISK_FULL' ? 'requeue' : 'retry' });
         }
       }
     } finally {
-      fs.rmSync(temporaryOutputDir(this.env.dataDir, jobId), { recursive: true, force: true });
+      try {
+        fs.rmSync(temporaryOutputDir(this.env.dataDir, jobId), { recursive: true, force: true });
+      } catch {
+        // Left for the next start's sweep of the temporary folder.
+      }
     }
   }
 

@@ -46,7 +46,7 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
     }
     case 'deferred':
       switch (row.deferral_kind) {
-        case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until } };
+        case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until, ...(row.deferral_code === 'DAILY_CAP' ? { code: 'DAILY_CAP' } : {}) } };
         case 'failed': return { code: 'FAILED', params: { code: row.deferral_code, attempts: row.attempts } };
         default: return { code: 'EXCLUDED', params: { code: row.deferral_code } };
       }

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { OPERATION_IDS } from '../catalog/operations';
 import { WORK_STATES } from '../states/states';
+import { RUN_OUTCOMES, RUN_TRIGGERS } from '../runs/trigger';
 import { NOTICE_KINDS, type HostNotice } from '../notices/notice';
 import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from '../search/query';
 import { transcriptRecord } from '../transcript/record';
@@ -42,11 +43,11 @@ export const runDto = z.object({
   channel: z.string(),
   lane: z.string(),
   slot: z.number().int(),
-  trigger: z.enum(['arbiter', 'manual', 'ad-hoc']),
+  trigger: z.enum(RUN_TRIGGERS),
   actor: z.string(),
   startedAt: z.number(),
   endedAt: z.number().nullable(),
-  outcome: z.enum(['running', 'succeeded', 'failed', 'interrupted', 'skipped', 'cancelled']),
+  outcome: z.enum(RUN_OUTCOMES),
   reason: reason.nullable(),
   itemsDone: z.number().int(),
   itemsFailed: z.number().int(),
@@ -93,6 +94,23 @@ export type TranscriptViewDto = z.infer<typeof transcriptView>;
 
 export const apiError = z.object({ code: z.string(), message: z.string() });
 export type ApiErrorDto = z.infer<typeof apiError>;
+
+export const hostNotice = z.object({
+  kind: z.enum(NOTICE_KINDS),
+  at: z.number(),
+  code: z.string().min(1),
+  params: z.record(z.string(), z.unknown()),
+  target: z.discriminatedUnion('view', [
+    z.object({ view: z.literal('runs'), run: z.number().int().optional() }).strict(),
+    z.object({ view: z.literal('lanes'), lane: z.string().optional() }).strict(),
+    z.object({ view: z.literal('item'), item: z.string().min(1) }).strict(),
+    z.object({ view: z.literal('settings'), key: z.string().optional() }).strict(),
+    z.object({ view: z.literal('library'), channel: z.string().optional() }).strict(),
+  ]),
+}).strict() satisfies z.ZodType<HostNotice>;
+
+/** A notice as the window lists it: its place in the host's log first. */
+export const hostNoticeWithId = hostNotice.extend({ id: z.number().int().positive() });
 
 /** Method name -> request and response schema. */
 export const API = {
@@ -173,6 +191,10 @@ export const API = {
     request: z.object({ item: z.string().min(1), format: transcriptFormat }),
     response: z.object({ fileName: z.string(), mimeType: z.string(), encoding: z.enum(['utf8', 'base64']), data: z.string() }),
   },
+  'notices.list': {
+    request: z.object({ after: z.number().int().nonnegative().optional() }),
+    response: z.object({ notices: z.array(hostNoticeWithId) }),
+  },
   'runs.list': {
     request: z.object({ limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional() }),
     response: z.object({ runs: z.array(runDto) }),
@@ -189,19 +211,7 @@ export function isApiMethod(name: unknown): name is ApiMethod {
 }
 
 /** A notice for a person (src-shared/notices/notice.ts): what Host.notify checks before it emits one. */
-export const hostNotice = z.object({
-  kind: z.enum(NOTICE_KINDS),
-  at: z.number(),
-  code: z.string().min(1),
-  params: z.record(z.string(), z.unknown()),
-  target: z.discriminatedUnion('view', [
-    z.object({ view: z.literal('runs'), run: z.number().int().optional() }).strict(),
-    z.object({ view: z.literal('lanes'), lane: z.string().optional() }).strict(),
-    z.object({ view: z.literal('item'), item: z.string().min(1) }).strict(),
-    z.object({ view: z.literal('settings'), key: z.string().optional() }).strict(),
-    z.object({ view: z.literal('library'), channel: z.string().optional() }).strict(),
-  ]),
-}).strict() satisfies z.ZodType<HostNotice>;
+
 
 // The host's pushed events live in their own zod-free module, so the window can read frames
 // without bundling the schemas; re-exported here because this file is the contract.

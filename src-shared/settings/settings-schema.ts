@@ -2,8 +2,10 @@
 // after a restart, and one line for the UI. The store, the CLI and the settings page all read this.
 import { z } from 'zod';
 import { CATALOG, OPERATION_IDS, type OperationId } from '../catalog/operations';
+import { LANE_KEYS, LANES, type LaneKey } from '../catalog/lanes';
 import { quietWindowSchema, type QuietWindow } from '../schedule/quiet-window';
 import { NOTICE_KINDS, type NoticeKind } from '../notices/notice';
+import { ACQUISITION_CROSS_RULES, ACQUISITION_SETTINGS } from './acquisition-settings';
 
 export type SettingApplies = 'live' | 'restart';
 /** How a typed-in text becomes a value (CLI, plain text fields); zod still has the last word. */
@@ -18,8 +20,7 @@ export interface SettingSpec<S extends z.ZodType = z.ZodType> {
 }
 
 /** The lanes' queue keys; a test keeps this list equal to the catalog's. */
-export const LANE_KEYS = ['sync', 'download', 'gpu', 'cpu', 'remote'] as const;
-export type LaneKey = (typeof LANE_KEYS)[number];
+export { LANE_KEYS, type LaneKey } from '../catalog/lanes';
 
 export const SPEND_WINDOWS = ['day', 'week', 'month'] as const;
 export type SpendWindow = (typeof SPEND_WINDOWS)[number];
@@ -35,8 +36,8 @@ const count = (min: number, max?: number) => {
 export const quietWindow = quietWindowSchema(z.enum(LANE_KEYS, { error: `must name a lane: ${LANE_KEYS.join(', ')}` }));
 export type { QuietWindow };
 
-const slots = (lane: LaneKey, def: number) => spec({
-  schema: count(0, 64), default: def, applies: 'live', input: 'integer',
+const slots = (lane: LaneKey) => spec({
+  schema: count(0, 64), default: LANES.find((l) => l.queueKey === lane)!.defaultSlots, applies: 'live', input: 'integer',
   description: `Concurrent slots of the ${lane} lane; 0 holds the lane without ending it.`,
 });
 
@@ -115,11 +116,11 @@ export const SETTINGS = {
   'engines.attribute-voices': engineList('attribute-voices'),
   'engines.attribute-words': engineList('attribute-words'),
   'engines.digest': engineList('digest'),
-  'lanes.sync.slots': slots('sync', 1),
-  'lanes.download.slots': slots('download', 2),
-  'lanes.gpu.slots': slots('gpu', 1),
-  'lanes.cpu.slots': slots('cpu', 2),
-  'lanes.remote.slots': slots('remote', 4),
+  'lanes.sync.slots': slots('sync'),
+  'lanes.download.slots': slots('download'),
+  'lanes.gpu.slots': slots('gpu'),
+  'lanes.cpu.slots': slots('cpu'),
+  'lanes.remote.slots': slots('remote'),
   'diskGate.drainingBelowBytes': spec({
     schema: count(0), default: 50e9, applies: 'live', input: 'integer',
     description: 'Below this many free bytes no new media download starts; running ones finish.',
@@ -127,6 +128,10 @@ export const SETTINGS = {
   'diskGate.shutBelowBytes': spec({
     schema: count(0), default: 10e9, applies: 'live', input: 'integer',
     description: 'Below this many free bytes every media writer holds; must not exceed the draining threshold.',
+  }),
+  'diskFull.resumeAboveBytes': spec({
+    schema: count(0), default: 32 * 1024 * 1024, applies: 'live', input: 'integer',
+    description: 'After the disk filled up, work resumes once the library volume has more than this many free bytes.',
   }),
   'retry.maxAttempts': spec({
     schema: count(1, 100), default: 3, applies: 'live', input: 'integer',
@@ -177,7 +182,19 @@ export const SETTINGS = {
     schema: count(5), default: 120, applies: 'live', input: 'integer',
     description: 'Seconds an engine may go without reporting progress before it is killed as stalled.',
   }),
+  // Speakers (docs/speakers.md): the thresholds measured on the pocketsphinx-testdata voices.
+  'speakers.diarizeThreshold': spec({
+    schema: z.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0' }).lt(2, { error: 'must be below 2' }),
+    default: 0.65, applies: 'live', input: 'number',
+    description: 'Cosine distance above which diarization keeps two groups of speech apart as different speakers (lower: more speakers).',
+  }),
+  'speakers.matchThreshold': spec({
+    schema: z.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0' }).max(1, { error: 'must be at most 1' }),
+    default: 0.5, applies: 'live', input: 'number',
+    description: 'Cosine similarity at or above which a diarized voice is matched to an existing speaker profile (higher: more new profiles).',
+  }),
   ...DESKTOP_SETTINGS,
+  ...ACQUISITION_SETTINGS,
   ...SUBTITLE_SETTINGS,
 } as const satisfies Record<string, SettingSpec>;
 
@@ -208,6 +225,7 @@ export const CROSS_RULES: readonly CrossRule[] = [
     check: (v) => v['retry.baseS'] <= v['retry.maxS'] ? null
       : `retry.baseS (${v['retry.baseS']}) must not exceed retry.maxS (${v['retry.maxS']})`,
   },
+  ...ACQUISITION_CROSS_RULES,
 ];
 
 export function defaultSettings(): SettingsValues {

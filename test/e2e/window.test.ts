@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtureLibrary, FIXTURE_CHANNEL, type FixtureLibrary } from '../shells/library-fixture';
 import { startHeadlessApp, DEFAULT_RENDERER_DIR, type HeadlessApp } from '../../src-main/shells/headless/start';
+import { openApp } from '../../src-main/app/open-app';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = process.env.BACKLOT_CHROMIUM ?? '/usr/bin/chromium';
@@ -154,7 +155,7 @@ describe('live refresh', () => {
 
   beforeAll(async () => {
     lib = createFixtureLibrary(2);
-    app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0 });
+    app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0 }, openApp);
   });
   afterAll(async () => {
     await app?.stop();
@@ -212,7 +213,8 @@ describe('lanes, why and runs, served by `backlot serve --token`', () => {
   let serve: { proc: ChildProcess; url: string };
 
   beforeAll(async () => {
-    lib = createFixtureLibrary(2);
+    // The fixture's media files do not exist: with diarization off nothing reachable can start.
+    lib = createFixtureLibrary(2, { 'engines.diarize': [] });
     serve = await startServe(lib.dataDir, ['--token', TOKEN]);
   });
   afterAll(async () => {
@@ -229,9 +231,11 @@ describe('lanes, why and runs, served by `backlot serve --token`', () => {
     await expect.poll(() => lanes.locator('tbody th[scope="row"]').allTextContents().then((t) => t.map((x) => x.trim()))).toEqual(LANES);
     expect((await lanes.locator('thead th').allTextContents()).map((h) => h.trim())).toEqual(['Lane', 'Slots', 'Running', 'State', 'Hold', 'Action']);
     expect(await laneState(page, 'cpu')).toBe('Active');
-    // The production profile has no engines installed: the hold says so in words, not as a code.
+    // A lane whose engines are not installed says so in words, not as a code (the download lane's
+    // engines); the cpu lane has the speaker engines, so nothing holds it.
     expect(await laneRow(page, 'gpu').locator('td.lane-hold').textContent()).toContain('The gpu lane has no slots');
-    expect(await laneRow(page, 'cpu').locator('td.lane-hold').textContent()).toContain('failed its check (ENGINE_NOT_INSTALLED)');
+    expect(await laneRow(page, 'download').locator('td.lane-hold').textContent()).toContain('failed its check (ENGINE_NOT_INSTALLED)');
+    expect(await laneRow(page, 'cpu').locator('td.lane-hold').textContent()).toContain('Nothing holds it.');
     expect(await pausedLanes(serve.url)).toEqual([]);
 
     await page.getByRole('button', { name: 'Pause the cpu lane' }).click();

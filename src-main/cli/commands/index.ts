@@ -10,12 +10,19 @@ import { simCommand } from './sim';
 import { explainCommand } from './explain';
 import { lanesCommand } from './lanes';
 import { treeCommand } from './tree';
+import { runCommand } from './run';
+import { itemsCommand } from './items';
+import { enginesCommand } from './engines';
+import { redoCommand } from './redo';
+import { speakersCommand } from './speakers';
 import { transcriptCommand } from './transcript';
 import { searchCommand } from './search';
 export interface Command {
   name: string;
   summary: string;
   usage: string;
+  /** The full usage `backlot COMMAND --help` prints; the one-line usage when absent. */
+  help?: string;
   run(args: string[]): Promise<number>;
 }
 
@@ -32,9 +39,19 @@ export const COMMANDS: Command[] = [
   logsCommand,
   retryCommand,
   serveCommand,
+  runCommand,
+  itemsCommand,
+  enginesCommand,
+  redoCommand,
+  speakersCommand,
   transcriptCommand,
   searchCommand,
 ];
+
+/** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */
+export function printCommandHelp(command: Command): void {
+  process.stdout.write(`${command.summary}.\n\nUsage: ${command.help ?? `backlot ${command.usage}`}\n`);
+}
 
 export function printHelp(): void {
   const lines = [
