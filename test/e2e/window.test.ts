@@ -214,7 +214,7 @@ describe('lanes, why and runs, served by `backlot serve --token`', () => {
 
   beforeAll(async () => {
     // The fixture's media files do not exist: with diarization off nothing reachable can start.
-    lib = createFixtureLibrary(2, { 'engines.diarize': [] });
+    lib = createFixtureLibrary(2, { 'engines.diarize': [], 'engines.download': [] });
     serve = await startServe(lib.dataDir, ['--token', TOKEN]);
   });
   afterAll(async () => {
@@ -231,10 +231,10 @@ describe('lanes, why and runs, served by `backlot serve --token`', () => {
     await expect.poll(() => lanes.locator('tbody th[scope="row"]').allTextContents().then((t) => t.map((x) => x.trim()))).toEqual(LANES);
     expect((await lanes.locator('thead th').allTextContents()).map((h) => h.trim())).toEqual(['Lane', 'Slots', 'Running', 'State', 'Hold', 'Action']);
     expect(await laneState(page, 'cpu')).toBe('Active');
-    // A lane whose engines are not installed says so in words, not as a code (the download lane's
-    // engines); the cpu lane has the speaker engines, so nothing holds it.
+    // A lane whose engines cannot start says so in words, not as a code (every download engine is
+    // turned off in this library's settings); the cpu lane has the speaker engines, so nothing holds it.
     expect(await laneRow(page, 'gpu').locator('td.lane-hold').textContent()).toContain('The gpu lane has no slots');
-    expect(await laneRow(page, 'download').locator('td.lane-hold').textContent()).toContain('failed its check (ENGINE_NOT_INSTALLED)');
+    expect(await laneRow(page, 'download').locator('td.lane-hold').textContent()).toContain('failed its check (NO_ENGINE_ENABLED)');
     expect(await laneRow(page, 'cpu').locator('td.lane-hold').textContent()).toContain('Nothing holds it.');
     expect(await pausedLanes(serve.url)).toEqual([]);
 
