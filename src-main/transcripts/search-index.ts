@@ -6,7 +6,7 @@ import { Buffer } from 'node:buffer';
 import type { Host } from '../host/host';
 import type { Db } from '../db/connection';
 import { BacklotError } from '../../src-shared/errors';
-import { transcriptRecord, type TranscriptRecord } from '../../src-shared/transcript/record';
+import { transcriptRecord, type SpeakerNames, type TranscriptRecord } from '../../src-shared/transcript/record';
 import { speakersOf } from '../../src-shared/transcript/speakers';
 import type { SpeakerNameSource } from './speaker-names';
 
@@ -55,19 +55,23 @@ function prepareStatements(db: Db) {
                                ON CONFLICT (profile_id) DO UPDATE SET name = excluded.name`),
     speakerSegments: db.prepare('SELECT count(*) FROM search_segments WHERE speaker_id = ?').pluck(),
     channelItems: db.prepare('SELECT item_id FROM search_items WHERE channel_id = ?').pluck(),
+    speakerRows: db.prepare('SELECT profile_id AS id, name FROM search_speakers'),
+    setSpeakerName: db.prepare('UPDATE search_speakers SET name = ? WHERE profile_id = ?'),
   };
 }
 
 const STATEMENTS = new WeakMap<Db, ReturnType<typeof prepareStatements>>();
 
-function statements(host: Host): ReturnType<typeof prepareStatements> {
-  let s = STATEMENTS.get(host.db);
+function statementsOf(db: Db): ReturnType<typeof prepareStatements> {
+  let s = STATEMENTS.get(db);
   if (!s) {
-    s = prepareStatements(host.db);
-    STATEMENTS.set(host.db, s);
+    s = prepareStatements(db);
+    STATEMENTS.set(db, s);
   }
   return s;
 }
+
+const statements = (host: Host) => statementsOf(host.db);
 
 /**
  * Makes `record` the item's searchable transcript, replacing what was indexed for it. Runs in the
@@ -120,6 +124,25 @@ export function renameSpeakerInIndex(host: Host, profileIds: string | readonly s
     }
     return { segments };
   });
+}
+
+/**
+ * Makes the index's labels those of `names` (every profile's current name, as the speakers
+ * component gives them): an id it lacks shows its anonymous label again. Called in the
+ * transaction of each rename, merge, forget or enrol, so hits and `--speaker` follow at once.
+ * Returns how many labels changed.
+ */
+export function syncSpeakerNamesInIndex(db: Db, names: SpeakerNames): number {
+  const q = statementsOf(db);
+  let changed = 0;
+  for (const row of q.speakerRows.all() as { id: string; name: string | null }[]) {
+    const name = Object.prototype.hasOwnProperty.call(names, row.id) ? names[row.id].trim() || null : null;
+    if (name !== row.name) {
+      q.setSpeakerName.run(name, row.id);
+      changed++;
+    }
+  }
+  return changed;
 }
 
 /** The item's transcript left the index (its output withdrawn); deleting the item does this by itself. */

@@ -1,9 +1,10 @@
 // Where speaker names come from. Transcripts carry profile ids; the speakers component (issue 12)
-// owns the profiles and their names. Until it is wired here, no profile has a name and every
-// speaker shows its anonymous label; docs/transcripts.md "Speakers" says what it must wire.
+// owns the profiles and their names, and everything that shows a speaker asks through here
+// (docs/transcripts.md "Speakers").
 import type { Host } from '../host/host';
 import type { SpeakerNames } from '../../src-shared/transcript/record';
 import { anonymousSpeakerLabel } from '../../src-shared/transcript/speakers';
+import { ProfileStore } from '../speakers/profiles/profile-store';
 
 /** Names for the profile ids asked about; an id it does not name shows its anonymous label. */
 export type SpeakerNameSource = (profileIds: readonly string[]) => SpeakerNames;
@@ -12,13 +13,16 @@ export type SpeakerNameSource = (profileIds: readonly string[]) => SpeakerNames;
 export const NO_SPEAKER_NAMES: SpeakerNameSource = () => ({});
 
 /**
- * The host's source of speaker names: the speakers component's profiles (a name, else its
- * "Speaker N", following a merge to the profile it now resolves to). Until that component's
- * profiles table is on this branch it names nobody.
+ * The host's source of speaker names: the speakers component's profiles (a name, else the
+ * profile's own "Speaker N", following a merge to the profile it now resolves to; docs/speakers.md).
  */
 export function profileNameSource(host: Host): SpeakerNameSource {
-  void host;
-  return NO_SPEAKER_NAMES;
+  return (profileIds) => {
+    const all = new ProfileStore(host.db).names();
+    const out: Record<string, string> = {};
+    for (const id of profileIds) if (Object.prototype.hasOwnProperty.call(all, id)) out[id] = all[id];
+    return out;
+  };
 }
 
 /**

@@ -14,6 +14,9 @@ import { indexTranscript } from '../../src-main/transcripts/search-index';
 import { searchTranscripts } from '../../src-main/transcripts/search';
 import { currentTranscript } from '../../src-main/transcripts/current-transcript';
 import { retryWork } from '../../src-main/work/retry';
+import { SettingsStore } from '../../src-main/settings/settings-store';
+import { OPERATION_IDS } from '../../src-shared/catalog/operations';
+import { engineSettingKey } from '../../src-shared/settings/settings-schema';
 import { addChannel, addItem, openHost, removeTempDirs, tempDir } from './fixtures/library';
 import { recordOf, segmentOf } from './fixtures/records';
 import { transcriptTestAdapter } from './fixtures/transcript-adapter';
@@ -67,6 +70,9 @@ describe('transcript commit and search index', () => {
     const adapter = transcriptTestAdapter(records, (item) => {
       writes.push({ item, foundInside: searchTranscripts(host.db, item === 'bad' ? 'volcanoes' : 'orchard').length });
     });
+    // Only this transcribe engine runs: the library's other operations have none enabled.
+    const settings = new SettingsStore(host.db);
+    for (const op of OPERATION_IDS) if (op !== 'transcribe') settings.set(engineSettingKey(op), []);
     const dispatcher = new Dispatcher(host, { dataDir: data, profile: 'production', gpu: noGpu, extraAdapters: [adapter] });
     open.push({ dispatcher, host });
     await dispatcher.start();
