@@ -16,6 +16,8 @@ import { requireSettingKey, SettingsStore } from '../settings/settings-store';
 import { ytDlpLister } from '../engines/yt-dlp-listing/probe';
 import { resourcesDir } from '../engines/resources';
 import { redactUrl } from '../library/net/url-policy';
+import { spendReport } from '../runs/spend-report';
+import { itemDigest } from '../api/read-digest';
 import { searchTranscripts } from '../transcripts/search';
 import { exportItemTranscript, transcriptViewOf } from './transcript-view';
 
@@ -121,6 +123,10 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     },
 
     'notices.list': ({ after }) => ({ notices: [...host.notices(after ?? 0)] }),
+
+    'spend.get': () => spendReport(host.db, host.now(), d.settings.get('spend.capUsd'), d.settings.get('spend.window')),
+
+    'digest.get': async ({ item }) => itemDigest(host, await arbiter(), item),
 
     'search.query': ({ query, speaker, channel, limit }) => ({ hits: searchTranscripts(host.db, query, { speaker, channel, limit }) }),
 

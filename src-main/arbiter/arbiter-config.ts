@@ -23,13 +23,21 @@ export interface ArbiterConfig {
   firstGates?: readonly LaneGate[];
   /** Gates beyond the built-in ones (a platform cooldown), after them in the chain. */
   extraGates?: readonly LaneGate[];
+  /**
+   * The spend cap also holds a spending lane BEFORE a unit whose expected cost would cross it (the
+   * host; docs/digests.md "Money"). Off in the simulator, whose spend gate is the lane-wide one that
+   * spec/scenario.md describes, so every scenario runs as it always did.
+   */
+  spendCapPerUnit?: boolean;
 }
 
 /** A failure's consequence (docs/architecture.md "Failures"); engines choose it in their adapter. */
 export type FailureDisposition = 'retry' | 'requeue' | 'fail' | 'exclude';
 
 export type UnitResult =
-  | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string; engineFingerprint?: string; record?: (now: number) => void }
+  | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string; engineFingerprint?: string;
+      /** What channel work was made of (a roll-up's digests): recorded as its output's fingerprint. */
+      inputFingerprint?: string; record?: (now: number) => void }
   | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number; disposition?: FailureDisposition; record?: (now: number) => void };
 
 /** What a completion changed, for the notices: work deferred as failed after its last attempt. */

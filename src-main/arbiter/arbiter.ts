@@ -5,7 +5,7 @@
 // what the next pull sees. The slots, the gates, the leaves' candidates and the due times live
 // in their own modules; what is left here picks and completes.
 import type { Host } from '../host/host';
-import { ClaimStore } from './claims';
+import { ClaimStore, claimKey } from './claims';
 import { CandidateQueries, type Candidate } from './candidates';
 import { CandidateMemo } from './candidate-memo';
 import type { CompiledNode, CompiledTree } from './compile-tree';
@@ -34,6 +34,8 @@ import { BacklotError } from '../../src-shared/errors';
 
 export type { RunningUnit, Hold, ArbiterConfig, Completion, FailureDisposition, UnitResult };
 
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
 export class Arbiter {
   readonly claims: ClaimStore;
   readonly runs: RunWriter;
@@ -53,6 +55,8 @@ export class Arbiter {
   /** Units claimed in the running transaction, started by the caller after it commits. */
   private claimed: RunningUnit[] = [];
   private readonly laneBindings = new Map<string, EngineBinding[]>();
+  /** Costs engines worked out from an item's real inputs (the transcript's length), by claim key. */
+  private readonly knownUnitUsd = new Map<string, number>();
   private readonly q;
 
   constructor(private readonly host: Host, private config: ArbiterConfig) {
@@ -211,6 +215,63 @@ export class Arbiter {
     return this.q.spent.get(this.config.spendWindowStart(now)) as number;
   }
 
+  /** Whether this lane's units are each checked against the spend cap before they are claimed. */
+  private capsUnits(lane: Pick<LaneConfig, 'contendsFor'>): boolean {
+    return this.config.spendCapPerUnit === true && this.config.spendCapUsd !== null && lane.contendsFor.includes('spend');
+  }
+
+  /** What a unit is expected to cost: the binding's cost model, or what its engine worked out from its inputs. */
+  unitUsd(binding: EngineBinding, c: Pick<Candidate, 'operation' | 'itemId' | 'durationS'>): number {
+    const model = expectedUsd(binding, c.durationS);
+    const known = this.knownUnitUsd.get(claimKey(c.operation, c.itemId));
+    return known !== undefined && known > model ? known : model;
+  }
+
+  /**
+   * SPEND_CAP when this unit's expected cost would take the window's spend (with what running units
+   * reserved) past the cap: the unit is held before it starts, never stopped once it runs.
+   */
+  unitSpendHold(lane: LaneConfig, c: Pick<Candidate, 'operation' | 'itemId' | 'durationS'>, now: number, except?: RunningUnit): Hold | null {
+    const cap = this.config.spendCapUsd;
+    if (!this.capsUnits(lane) || cap === null) return null;
+    const binding = this.bindingsOn(lane.queueKey).find((b) => b.operation === c.operation);
+    if (!binding) return null;
+    const expected = this.unitUsd(binding, c);
+    const spent = this.spentUsd(now);
+    const reserved = this.slots.reserved().usd - (except?.reservedUsd ?? 0);
+    if (spent + reserved + expected <= cap + 1e-9) return null;
+    return { code: 'SPEND_CAP', params: { lane: lane.queueKey, capUsd: cap, spentUsd: round6(spent), expectedUsd: round6(expected) } };
+  }
+
+  /**
+   * A spending engine worked out a running unit's cost from its real inputs: remembered for later
+   * picks of that item, and reserved now unless it would cross the cap (then the unit must not start).
+   */
+  reserveUnitUsd(unit: RunningUnit, usd: number, now: number): Hold | null {
+    this.knownUnitUsd.set(unit.key, usd);
+    const lane = this.lanes.find((l) => l.queueKey === unit.lane);
+    if (!lane) return null;
+    const hold = this.unitSpendHold(lane, unit, now, unit);
+    if (!hold) unit.reservedUsd = usd;
+    return hold;
+  }
+
+  /** The lane's spend-cap hold as the lane page shows it: work is ready and every next unit would cross the cap. */
+  spendCapHold(lane: LaneConfig, now: number): Hold | null {
+    if (!this.capsUnits(lane)) return null;
+    const tree = this.tree(now);
+    const disk = this.currentDiskMode();
+    let held: Hold | null = null;
+    for (const leaf of tree.leaves) {
+      const c = this.leaves.leafCandidate(leaf, lane.queueKey, now, disk);
+      if (!c) continue;
+      const h = this.unitSpendHold(lane, c, now);
+      if (!h) return null;
+      held ??= h;
+    }
+    return held;
+  }
+
   /** The first lane-wide gate that holds, in the chain's order. */
   laneHold(lane: LaneConfig, now: number): Hold | null {
     return this.gates.hold({ lane, lanes: this.lanes, running: this.slots, now });
@@ -265,8 +326,13 @@ export class Arbiter {
     if (this.laneHold(lane, now)) return null;
     const disk = this.currentDiskMode();
     const memo = new Map<CompiledNode, Candidate | undefined>();
+    const capped = this.capsUnits(lane);
     const candidateOf = (leaf: CompiledNode) => {
-      if (!memo.has(leaf)) memo.set(leaf, this.leaves.leafCandidate(leaf, lane.queueKey, now, disk));
+      if (!memo.has(leaf)) {
+        const c = this.leaves.leafCandidate(leaf, lane.queueKey, now, disk);
+        // A leaf whose next unit would cross the spend cap has nothing to run on this lane now.
+        memo.set(leaf, c && capped && this.unitSpendHold(lane, c, now) ? undefined : c);
+      }
       return memo.get(leaf);
     };
     const picked = select({
@@ -287,7 +353,7 @@ export class Arbiter {
     const writesMedia = operationSpec(c.operation).writesMedia;
     const estimate = writesMedia && this.config.disk ? this.config.disk.bytesPerMediaSecond * c.durationS : 0;
     const reservedBytes = writesMedia && this.config.disk?.expectedBytes ? this.config.disk.expectedBytes(c.itemId, estimate) : estimate;
-    const reservedUsd = expectedUsd(binding, c.durationS);
+    const reservedUsd = this.config.spendCapPerUnit ? this.unitUsd(binding, c) : expectedUsd(binding, c.durationS);
     const open = this.slots.runAt(lane.queueKey, slot);
     const continues = open !== null && open.pending && open.operation === c.operation && open.channelId === c.channelId && open.trigger === trigger;
     const runId = continues ? open.runId
@@ -337,7 +403,7 @@ export class Arbiter {
     result.record?.(now);
     if (result.outcome === 'done') {
       const bytes = result.bytes ?? unit.reservedBytes;
-      this.outcomes.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, now);
+      this.outcomes.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, result.inputFingerprint ?? null, now);
       this.recordInRun(() => this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now));
     } else {
       failedTerminally = this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);

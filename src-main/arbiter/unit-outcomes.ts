@@ -12,11 +12,14 @@ import type { OperationId } from '../../src-shared/catalog/operations';
 export class UnitOutcomes {
   constructor(private readonly host: Host, private readonly due: DueTimes, private readonly retry: () => RetryPolicy) {}
 
-  commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, engine: string | null, now: number): void {
+  commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, engine: string | null, inputFingerprint: string | null, now: number): void {
     switch (unit.operation) {
       case 'sync':
         this.host.library.markSynced(unit.channelId, now);
         this.due.forget();
+        return;
+      case 'channel-digest':
+        this.host.work.recordChannelOutput(unit.operation, unit.channelId, { path: outputPath, bytes, jobId, engine, inputFingerprint }, now);
         return;
       case 'download':
         this.host.work.recordMediaOutput(unit.itemId, { path: outputPath, bytes, jobId, engine });

@@ -18,6 +18,10 @@ import { sherpaOnnxCpuAdapter } from './sherpa-onnx-cpu/adapter';
 import { voskXvectorAdapter } from './vosk-xvector/adapter';
 import { voiceprintMatchAdapter } from './voiceprint-match/adapter';
 import { wordTurnMergeAdapter } from './word-turn-merge/adapter';
+import { extractiveAdapter } from './extractive/adapter';
+import { openAiCompatibleAdapter } from './openai-compatible/adapter';
+import { llamaCppAdapter } from './llama-cpp/adapter';
+import { rollupAdapter } from './rollup/adapter';
 
 /** Every production engine of this build, one line each. */
 export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
@@ -31,6 +35,10 @@ export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
   voskXvectorAdapter,
   voiceprintMatchAdapter,
   wordTurnMergeAdapter,
+  extractiveAdapter,
+  openAiCompatibleAdapter,
+  llamaCppAdapter,
+  rollupAdapter,
 ];
 
 export interface RegisteredEngine {

@@ -91,6 +91,22 @@ export const transcriptView = z.object({
   exports: z.array(z.object({ format: transcriptFormat, fileName: z.string(), mimeType: z.string() })),
 });
 export type TranscriptViewDto = z.infer<typeof transcriptView>;
+const spendPeriod = z.object({
+  key: z.string(), start: z.number(), end: z.number(), usd: z.number(), requests: z.number().int(),
+  inputTokens: z.number().int(), outputTokens: z.number().int(), estimatedUsd: z.number(),
+});
+export const spendReportDto = z.object({
+  at: z.number(), capUsd: z.number().nullable(), window: z.enum(['day', 'week', 'month']),
+  windowUsd: z.number(), remainingUsd: z.number().nullable(), day: spendPeriod, week: spendPeriod, month: spendPeriod,
+});
+export type SpendReportDto = z.infer<typeof spendReportDto>;
+
+/** `backlot digest ITEM --json`: the contract's keys exactly. */
+export const digestAnswerDto = z.object({
+  item: z.string(), engine: z.string(), summary: z.string(),
+  moments: z.array(z.object({ start: z.number(), speaker: z.string().nullable(), text: z.string() })),
+  usd: z.number(),
+});
 
 export const apiError = z.object({ code: z.string(), message: z.string() });
 export type ApiErrorDto = z.infer<typeof apiError>;
@@ -195,6 +211,8 @@ export const API = {
     request: z.object({ after: z.number().int().nonnegative().optional() }),
     response: z.object({ notices: z.array(hostNoticeWithId) }),
   },
+  'spend.get': { request: z.object({}), response: spendReportDto },
+  'digest.get': { request: z.object({ item: z.string().min(1) }), response: digestAnswerDto },
   'runs.list': {
     request: z.object({ limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional() }),
     response: z.object({ runs: z.array(runDto) }),

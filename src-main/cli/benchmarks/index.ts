@@ -3,6 +3,7 @@ import type { Benchmark } from './types';
 import { pipelineBench, simBench, snapshotBench, snapshotHostBench, uploadsBench } from './rule-engine';
 import { downloadBench, engineOverheadBench, feedSyncBench } from './acquisition';
 import { speakersBench } from './speakers';
+import { digestBench } from './digest';
 import { searchBench } from './search';
 
 export const BENCHMARKS: readonly Benchmark[] = [
@@ -15,5 +16,6 @@ export const BENCHMARKS: readonly Benchmark[] = [
   downloadBench,
   feedSyncBench,
   speakersBench,
+  digestBench,
   searchBench,
 ];

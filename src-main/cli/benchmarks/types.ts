@@ -14,6 +14,7 @@ export const BENCH_FLAGS = {
   mb: { type: 'string' },
   data: { type: 'string' },
   minutes: { type: 'string' },
+  seconds: { type: 'string' },
   segments: { type: 'string' },
   queries: { type: 'string' },
   keep: { type: 'string' },

@@ -15,6 +15,8 @@ import { itemsCommand } from './items';
 import { enginesCommand } from './engines';
 import { redoCommand } from './redo';
 import { speakersCommand } from './speakers';
+import { digestCommand } from './digest';
+import { spendCommand } from './spend';
 import { transcriptCommand } from './transcript';
 import { searchCommand } from './search';
 export interface Command {
@@ -44,6 +46,8 @@ export const COMMANDS: Command[] = [
   enginesCommand,
   redoCommand,
   speakersCommand,
+  digestCommand,
+  spendCommand,
   transcriptCommand,
   searchCommand,
 ];

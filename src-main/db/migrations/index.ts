@@ -12,6 +12,7 @@ import { sql as leanWorkIndexes } from './008-lean-work-indexes';
 import { sql as engineFingerprints } from './009-engine-fingerprints';
 import { sql as acquisition } from './010-acquisition';
 import { sql as speakers } from './011-speakers';
+import { sql as digest } from './012-digest';
 import { sql as transcriptSearch } from './012-transcript-search';
 
 export interface Migration {
@@ -32,5 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'engine-fingerprints', sql: engineFingerprints },
   { version: 10, name: 'acquisition', sql: acquisition },
   { version: 11, name: 'speakers', sql: speakers },
-  { version: 12, name: 'transcript-search', sql: transcriptSearch },
+  { version: 12, name: 'digest', sql: digest },
+  // Issue 11's migration (file 012): the next free version until the lead renumbers.
+  { version: 13, name: 'transcript-search', sql: transcriptSearch },
 ];
