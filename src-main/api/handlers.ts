@@ -19,6 +19,8 @@ import { redactUrl } from '../library/net/url-policy';
 import { spendReport } from '../runs/spend-report';
 import { itemDigest } from '../api/read-digest';
 import { BacklotError } from '../../src-shared/errors';
+import { searchTranscripts } from '../transcripts/search';
+import { exportItemTranscript, transcriptViewOf } from './transcript-view';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers {
   // A host opened without a dispatcher (tests, a reader) still answers explain and lanes from the
@@ -136,9 +138,21 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     },
 
     'notices.list': ({ after }) => ({ notices: [...host.notices(after ?? 0)] }),
+
     'spend.get': () => spendReport(host.db, host.now(), d.settings.get('spend.capUsd'), d.settings.get('spend.window')),
 
     'digest.get': async ({ item }) => itemDigest(host, await arbiter(), item),
+
+    'search.query': ({ query, speaker, channel, limit }) => ({ hits: searchTranscripts(host.db, query, { speaker, channel, limit }) }),
+
+    'transcript.get': async ({ item }) => transcriptViewOf(host, await arbiter(), item),
+
+    'transcript.export': async ({ item, format }) => {
+      const r = await exportItemTranscript(host, await arbiter(), d.settings.values(), item, format);
+      return typeof r.data === 'string'
+        ? { fileName: r.fileName, mimeType: r.mimeType, encoding: 'utf8' as const, data: r.data }
+        : { fileName: r.fileName, mimeType: r.mimeType, encoding: 'base64' as const, data: r.data.toString('base64') };
+    },
 
     'runs.list': ({ limit, operation, channel }) => ({ runs: history.listRuns({ limit, operation, channel }) }),
   };

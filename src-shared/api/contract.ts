@@ -10,6 +10,9 @@ import { policyTreeSchema } from '../policy/schema';
 import { validatePolicyTree } from '../policy/validate';
 import { LANE_KEYS } from '../catalog/lanes';
 import { isBacklotError } from '../errors';
+import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from '../search/query';
+import { transcriptRecord } from '../transcript/record';
+import { TRANSCRIPT_FORMATS } from '../transcript/render/formats';
 
 const operationId = z.enum(OPERATION_IDS);
 const stateCounts = z.object({
@@ -66,6 +69,32 @@ export const laneStatus = z.object({
 });
 export type LaneStatusDto = z.infer<typeof laneStatus>;
 
+/** One search hit: exactly the keys `backlot search --json` prints. */
+export const searchHit = z.object({
+  item: z.string(),
+  channel: z.string(),
+  title: z.string(),
+  start: z.number(),
+  end: z.number(),
+  speaker: z.string().nullable(),
+  text: z.string(),
+}).strict();
+export type SearchHitDto = z.infer<typeof searchHit>;
+
+const transcriptFormat = z.enum(TRANSCRIPT_FORMATS);
+
+export const transcriptView = z.object({
+  item: z.string(),
+  title: z.string(),
+  channel: z.string(),
+  /** The operation whose output this is: transcribe, or attribute-words once speakers are known. */
+  operation: z.enum(['transcribe', 'attribute-words']),
+  transcript: transcriptRecord,
+  /** The label of every speaker id in the transcript (a name, or "Speaker N"). */
+  speakers: z.record(z.string(), z.string()),
+  exports: z.array(z.object({ format: transcriptFormat, fileName: z.string(), mimeType: z.string() })),
+});
+export type TranscriptViewDto = z.infer<typeof transcriptView>;
 const spendPeriod = z.object({
   key: z.string(), start: z.number(), end: z.number(), usd: z.number(), requests: z.number().int(),
   inputTokens: z.number().int(), outputTokens: z.number().int(), estimatedUsd: z.number(),
@@ -181,6 +210,23 @@ export const API = {
   'tree.set': {
     request: z.object({ tree: policyTreeRequest }),
     response: z.object({ version: z.number().int(), tree: policyTreeSchema }),
+  },
+  'search.query': {
+    request: z.object({
+      query: z.string().min(1).max(MAX_QUERY_CHARS),
+      speaker: z.string().min(1).optional(),
+      channel: z.string().min(1).optional(),
+      limit: z.number().int().positive().max(MAX_SEARCH_LIMIT).optional(),
+    }),
+    response: z.object({ hits: z.array(searchHit) }),
+  },
+  'transcript.get': {
+    request: z.object({ item: z.string().min(1) }),
+    response: transcriptView,
+  },
+  'transcript.export': {
+    request: z.object({ item: z.string().min(1), format: transcriptFormat }),
+    response: z.object({ fileName: z.string(), mimeType: z.string(), encoding: z.enum(['utf8', 'base64']), data: z.string() }),
   },
   'notices.list': {
     request: z.object({ after: z.number().int().nonnegative().optional() }),

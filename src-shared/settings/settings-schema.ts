@@ -156,6 +156,25 @@ const DESKTOP_SETTINGS = {
   ])) as { [K in NoticeKind as `notifications.${K}`]: SettingSpec<z.ZodBoolean> },
 };
 
+/**
+ * How SRT and VTT exports cut a transcript into cues (docs/transcripts.md "Subtitles"). They shape
+ * an export, not an engine's output, so changing them makes nothing stale.
+ */
+const SUBTITLE_SETTINGS = {
+  'subtitles.maxLineChars': spec({
+    schema: count(16, 120), default: 42, applies: 'live', input: 'integer',
+    description: 'Most characters on one subtitle line (SRT and VTT exports); a longer segment is split into cues.',
+  }),
+  'subtitles.maxLines': spec({
+    schema: count(1, 4), default: 2, applies: 'live', input: 'integer',
+    description: 'Most lines in one subtitle cue (SRT and VTT exports).',
+  }),
+  'subtitles.maxCueS': spec({
+    schema: count(1, 30), default: 7, applies: 'live', input: 'integer',
+    description: 'Longest time in seconds one subtitle cue stays on screen; a longer stretch of speech is split.',
+  }),
+};
+
 /** The setting that turns a notice kind's OS notifications on or off. */
 export function noticeSettingKey(kind: NoticeKind): `notifications.${NoticeKind}` {
   return `notifications.${kind}`;
@@ -251,6 +270,7 @@ export const SETTINGS = {
   ...DIGEST_SETTINGS,
   ...DESKTOP_SETTINGS,
   ...ACQUISITION_SETTINGS,
+  ...SUBTITLE_SETTINGS,
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;

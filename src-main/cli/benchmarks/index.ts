@@ -5,6 +5,7 @@ import { downloadBench, engineOverheadBench, feedSyncBench } from './acquisition
 import { speakersBench } from './speakers';
 import { digestBench } from './digest';
 import { loadBench } from './load';
+import { searchBench } from './search';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   snapshotBench,
@@ -18,4 +19,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   speakersBench,
   digestBench,
   loadBench,
+  searchBench,
 ];

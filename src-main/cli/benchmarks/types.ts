@@ -18,6 +18,10 @@ export const BENCH_FLAGS = {
   windows: { type: 'string' },
   'chunk-ms': { type: 'string' },
   'serve-bin': { type: 'string' },
+  segments: { type: 'string' },
+  queries: { type: 'string' },
+  keep: { type: 'string' },
+  reuse: { type: 'boolean' },
 } as const;
 
 export type BenchValues = { [K in keyof typeof BENCH_FLAGS]?: (typeof BENCH_FLAGS)[K]['type'] extends 'string' ? string : boolean };

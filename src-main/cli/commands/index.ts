@@ -17,6 +17,8 @@ import { redoCommand } from './redo';
 import { speakersCommand } from './speakers';
 import { digestCommand } from './digest';
 import { spendCommand } from './spend';
+import { transcriptCommand } from './transcript';
+import { searchCommand } from './search';
 export interface Command {
   name: string;
   summary: string;
@@ -46,6 +48,8 @@ export const COMMANDS: Command[] = [
   speakersCommand,
   digestCommand,
   spendCommand,
+  transcriptCommand,
+  searchCommand,
 ];
 
 /** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */

@@ -13,6 +13,7 @@ import { sql as engineFingerprints } from './009-engine-fingerprints';
 import { sql as acquisition } from './010-acquisition';
 import { sql as speakers } from './011-speakers';
 import { sql as digest } from './012-digest';
+import { sql as transcriptSearch } from './013-transcript-search';
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'acquisition', sql: acquisition },
   { version: 11, name: 'speakers', sql: speakers },
   { version: 12, name: 'digest', sql: digest },
+  { version: 13, name: 'transcript-search', sql: transcriptSearch },
 ];

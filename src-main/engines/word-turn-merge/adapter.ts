@@ -6,6 +6,7 @@ import { nodeProgram } from '../program-command';
 import { engineProgramFile } from '../../speakers/program-file';
 import { readProfiles, speakerFailure } from '../speaker-adapters';
 import { speakerMapFor } from '../../speakers/host-side';
+import { transcriptCommitPlan } from '../transcript-commit';
 
 const PROGRAM = engineProgramFile('word-turn-merge');
 
@@ -25,5 +26,7 @@ export const wordTurnMergeAdapter: EngineAdapter = {
       speakers: job.item ? readProfiles(job.env.dataDir, (store) => speakerMapFor(store, job.item!.id)) : {},
     },
   }),
+  // The labelled transcript and its search rows (with the speakers' names) commit together.
+  commit: (job, outcome) => transcriptCommitPlan(job, outcome, 'attribute-words'),
   failure: (_job, failure) => speakerFailure(failure),
 };

@@ -9,6 +9,7 @@ import type { Db } from '../../db/connection';
 import type { WorkStore } from '../../work/work-store';
 import { meanDirection } from '../xvector/extractor';
 import { DEFAULT_MATCH_THRESHOLD, matchClusters, type VoiceMatch } from './match';
+import { syncSpeakerNamesInIndex } from '../../transcripts/search-index';
 
 export interface SpeakerSummary {
   id: string;
@@ -130,6 +131,7 @@ export class ProfileStore {
       throw new BacklotError('SPEAKER_NAME_INVALID', `A speaker name must be 1 to ${MAX_NAME} printable characters.`, { id });
     }
     this.db.prepare('UPDATE speaker_profiles SET name = ?, updated_at = ? WHERE id = ?').run(clean, now, row.id);
+    this.namesChanged();
   }
 
   /** Two profiles are one person: OTHER's assignments move to KEEP and OTHER resolves to KEEP from now on. */
@@ -146,6 +148,7 @@ export class ProfileStore {
     this.db.prepare('UPDATE speaker_profiles SET merged_into = ?, voiceprint = NULL, updated_at = ? WHERE id = ?').run(keep.id, now, other.id);
     if (keep.name === null && other.name !== null) this.db.prepare('UPDATE speaker_profiles SET name = ? WHERE id = ?').run(other.name, keep.id);
     this.refreshVoiceprint(keep.id, now);
+    this.namesChanged();
   }
 
   /**
@@ -179,6 +182,7 @@ export class ProfileStore {
     this.db.prepare('DELETE FROM speaker_assignments WHERE profile_id = ? AND item_id IS NULL').run(row.id);
     this.db.prepare('DELETE FROM speaker_profiles WHERE merged_into = ?').run(row.id);
     this.db.prepare('DELETE FROM speaker_profiles WHERE id = ?').run(row.id);
+    this.namesChanged();
     return items;
   }
 
@@ -200,6 +204,11 @@ export class ProfileStore {
       VALUES (NULL, NULL, ?, 'enrolled', NULL, ?, ?, ?, ?, ?)`).run(target, clip.seconds, model, toBlob(clip.embedding), clip.source, now);
     this.refreshVoiceprint(target, now);
     return target;
+  }
+
+  /** Search hits and `--speaker` read each profile's label from the index: it follows in this transaction. */
+  private namesChanged(): void {
+    syncSpeakerNamesInIndex(this.db, this.names());
   }
 
   private create(model: string, name: string | null, now: number): string {
