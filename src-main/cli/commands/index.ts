@@ -10,6 +10,7 @@ import { simCommand } from './sim';
 import { explainCommand } from './explain';
 import { lanesCommand } from './lanes';
 import { treeCommand } from './tree';
+import { modelsCommand } from './models';
 export interface Command {
   name: string;
   summary: string;
@@ -30,6 +31,7 @@ export const COMMANDS: Command[] = [
   logsCommand,
   retryCommand,
   serveCommand,
+  modelsCommand,
 ];
 
 export function printHelp(): void {
