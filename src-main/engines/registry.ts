@@ -8,9 +8,12 @@ import type { ChannelRecord, ItemRecord } from '../library/repository';
 import type { EngineBinding, Preflight } from '../arbiter/lanes';
 import type { CostModel, EngineAdapter, EngineEnvironment, EngineProfile } from './adapter';
 import { testAdapters, type TestEngineOptions } from './test-engine/adapter';
+import { pocketsphinxAdapter } from './pocketsphinx/adapter';
 
 /** Every production engine of this build, one line each. */
-export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [];
+export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
+  pocketsphinxAdapter,
+];
 
 export interface RegisteredEngine {
   adapter: EngineAdapter;

@@ -5,6 +5,7 @@ import { runSnapshotBench } from '../../bench/snapshot-bench';
 import { measureSnapshot } from '../../bench/snapshot-measure';
 import type { Command } from './index';
 import { benchPicks, benchPipeline, benchUploads } from '../../bench/sim-bench';
+import { benchTranscribeCommand } from './bench-transcribe';
 
 const USAGE = 'backlot bench snapshot|sim --items N --channels M [--seed S] [--json] [--statements] | bench uploads [--tree default|fifo] | bench pipeline';
 const FLAGS = {
@@ -27,8 +28,10 @@ function seedOf(value: string | undefined): number {
 export const benchCommand: Command = {
   name: 'bench',
   summary: 'Benchmarks: snapshot, pick throughput, new-upload wait, pipeline makespan',
-  usage: 'bench snapshot|sim|uploads|pipeline [--items N --channels M --seed S --json]',
+  usage: 'bench snapshot|sim|uploads|pipeline|transcribe [--items N --channels M --seed S --json]',
   async run(args) {
+    // The transcription benchmark has flags of its own (bench-transcribe.ts).
+    if (args[0] === 'transcribe') return benchTranscribeCommand(args.slice(1));
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [which, ...extra] = positionals;
     if (extra.length > 0) throw new CliUsageError(`bench takes one benchmark name. Usage: ${USAGE}`);
