@@ -9,10 +9,13 @@ import type { EngineBinding, Preflight } from '../arbiter/lanes';
 import type { CostModel, EngineAdapter, EngineEnvironment, EngineProfile } from './adapter';
 import { testAdapters, type TestEngineOptions } from './test-engine/adapter';
 import { pocketsphinxAdapter } from './pocketsphinx/adapter';
+import { whisperCpuAdapter, whisperGpuAdapter } from './whisper-cpp/adapter';
 
 /** Every production engine of this build, one line each. */
 export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
+  whisperGpuAdapter,
   pocketsphinxAdapter,
+  whisperCpuAdapter,
 ];
 
 export interface RegisteredEngine {

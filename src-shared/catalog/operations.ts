@@ -58,6 +58,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     engines: [
       { id: 'whisper.cpp', lane: lane('gpu', 'gpu') },
       { id: 'pocketsphinx', lane: lane('cpu', 'cpu') },
+      // whisper.cpp's CPU build on the cpu lane, after pocketsphinx in the default preference.
+      { id: 'whisper.cpp-cpu', lane: lane('cpu', 'cpu') },
     ],
   },
   {

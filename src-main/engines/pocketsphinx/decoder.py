@@ -6,7 +6,7 @@ worker pays for loading only once. Private framing with the parent, on stdin/std
   request: a line with the byte count N, then N bytes of 16 kHz mono signed 16-bit little-endian PCM
   answer:  one JSON line {"words": [[word, start_s, end_s, p], ...]} or {"error": "..."}
 Each chunk is one utterance decoded with full_utt=True (the whole chunk's statistics, as the
-decoder's batch mode does). stdin closing ends it.
+decoder's batch mode does), from a freshly reset feature extractor. stdin closing ends it.
 """
 import argparse
 import json
@@ -53,6 +53,9 @@ def main():
         if len(data) != size:
             return
         try:
+            # A fresh feature extractor per chunk: what the decoder heard before (another item,
+            # an earlier chunk) must not change this chunk's words, so a resumed run matches.
+            decoder.reinit_feat()
             decoder.start_utt()
             decoder.process_raw(data, full_utt=True)
             decoder.end_utt()

@@ -39,6 +39,14 @@ export function parseTranscribeInput(input: Record<string, unknown>): Transcribe
 
 const seconds = (samples: number): number => samples / SAMPLE_RATE;
 
+/** Peak below -60 dBFS everywhere: nothing a decoder could hear. */
+const SILENCE_PEAK = 32;
+
+export function isSilent(samples: Int16Array): boolean {
+  for (let i = 0; i < samples.length; i++) if (samples[i] > SILENCE_PEAK || samples[i] < -SILENCE_PEAK) return false;
+  return true;
+}
+
 export async function transcribeMedia(input: TranscribeInput, recognizer: Recognizer, outputDir: string, io: JobIo): Promise<JobAnswer> {
   const facts = await probeMedia(input.mediaPath);
   pruneStaleCheckpoints(input.checkpointDir);
@@ -53,14 +61,16 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
   let decodedChunks = 0;
   const finish = async (chunk: PcmChunk): Promise<void> => {
     const startS = seconds(chunk.startSample);
-    const words = await recognizer.recognize(chunk.samples, startS, io.signal);
+    // Decoders invent words in digital silence (pocketsphinx hears "in"): a silent chunk has none.
+    const silent = isSilent(chunk.samples);
+    const words = silent ? [] : await recognizer.recognize(chunk.samples, startS, io.signal);
     if (io.signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
     const endS = seconds(chunk.startSample + chunk.samples.length);
     checkpoint.chunks.push({ index: chunk.index, startS, endS, words });
     checkpoint.nextSample = chunk.startSample + chunk.samples.length;
     store.save(checkpoint);
     decodedChunks++;
-    io.log('info', `chunk ${chunk.index} done: ${startS.toFixed(2)}-${endS.toFixed(2)} s, ${words.length} word(s)`);
+    io.log('info', `chunk ${chunk.index} done: ${startS.toFixed(2)}-${endS.toFixed(2)} s, ${silent ? 'silent' : `${words.length} word(s)`}`);
     if (facts.durationS) io.progress(Math.min(0.99, endS / facts.durationS), `chunk ${chunk.index}`);
   };
   for await (const piece of decodePcm(input.mediaPath, io.signal)) {
