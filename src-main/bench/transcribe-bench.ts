@@ -19,6 +19,7 @@ import { detectGpus } from '../gates/gpu';
 import type { ChannelRecord, ItemRecord } from '../library/repository';
 import { librivoxRecordings, type LibrivoxRecording } from './librivox';
 import { wordErrorRate, type WerScore } from './wer';
+import { descendantCpuSeconds } from './process-cpu';
 
 export interface TranscribeBenchOptions {
   engine: string;
@@ -42,6 +43,10 @@ export interface TranscribeBenchResult {
   /** Wall seconds of the first job (model load included) and real-time factor of the rest. */
   firstJobS: number;
   rtfWarm: number;
+  /** CPU seconds of the engine's processes per second of media, model loaded (null off Linux). */
+  cpuPerMediaSecondWarm: number | null;
+  /** The machine's 1-minute load average when the benchmark ended: wall figures depend on it. */
+  loadAverage: number;
   cpus: string;
   cores: number;
 }
@@ -84,6 +89,7 @@ export async function benchTranscribe(options: TranscribeBenchOptions): Promise<
     let firstJobS = 0;
     let warmS = 0;
     let warmMediaS = 0;
+    let cpuAtWarmStart: number | null = null;
     const passes = Math.max(1, options.passes ?? 1);
     let n = 0;
     for (let pass = 0; pass < passes; pass++) {
@@ -104,7 +110,10 @@ export async function benchTranscribe(options: TranscribeBenchOptions): Promise<
         const record = transcriptRecord.parse(JSON.parse(fs.readFileSync(outcome.outputs[0].path, 'utf8')));
         decoder = String(outcome.metadata.decoder ?? '');
         model = record.model;
-        if (n === 0) firstJobS = wallS;
+        if (n === 0) {
+          firstJobS = wallS;
+          cpuAtWarmStart = descendantCpuSeconds();
+        }
         else { warmS += wallS; warmMediaS += mediaSeconds(r.file); }
         if (pass === 0) {
           const hypothesis = record.segments.map((s) => s.text).join(' ');
@@ -114,6 +123,7 @@ export async function benchTranscribe(options: TranscribeBenchOptions): Promise<
         n++;
       }
     }
+    const cpuAtEnd = descendantCpuSeconds();
     const wer = wordErrorRate(perRecording.map((p, i) => ({ reference: recordings[i].reference, hypothesis: p.hypothesis })));
     return {
       engine: adapter.id, fingerprint, decoder, model, recordings: recordings.length,
@@ -121,6 +131,8 @@ export async function benchTranscribe(options: TranscribeBenchOptions): Promise<
       mediaS: Math.round(recordings.reduce((s, r) => s + mediaSeconds(r.file), 0) * 100) / 100,
       firstJobS: Math.round(firstJobS * 1000) / 1000,
       rtfWarm: warmMediaS > 0 ? Math.round((warmS / warmMediaS) * 1000) / 1000 : NaN,
+      cpuPerMediaSecondWarm: cpuAtEnd !== null && cpuAtWarmStart !== null && warmMediaS > 0 ? Math.round(((cpuAtEnd - cpuAtWarmStart) / warmMediaS) * 1000) / 1000 : null,
+      loadAverage: Math.round(os.loadavg()[0] * 100) / 100,
       cpus: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length,
     };
   } finally {

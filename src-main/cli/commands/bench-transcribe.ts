@@ -35,7 +35,8 @@ export async function benchTranscribeCommand(args: string[]): Promise<number> {
     `${r.engine} (${r.decoder}; model ${r.model})`,
     `WER ${r.wer.percent}% (${r.wer.errors} errors in ${r.wer.words} words, ${r.recordings} LibriVox recordings, ${r.mediaS} s of speech)`,
     ...r.perRecording.map((p) => `  ${p.id}: ${p.errors}/${p.words}  ${p.hypothesis}`),
-    `first job ${r.firstJobS} s (model load included); real-time factor with the model loaded ${r.rtfWarm} (seconds of work per second of media) on ${r.cores} x ${r.cpus}`,
+    `first job ${r.firstJobS} s (model load included); real-time factor with the model loaded ${r.rtfWarm} (wall seconds per second of media) on ${r.cores} x ${r.cpus}, load average ${r.loadAverage}`,
+    `CPU time with the model loaded: ${r.cpuPerMediaSecondWarm ?? 'n/a'} CPU seconds per second of media (the engine's processes)`,
   ].join('\n') + '\n');
   return 0;
 }
