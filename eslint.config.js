@@ -6,6 +6,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import vueParser from 'vue-eslint-parser';
 import globals from 'globals';
+import backlotRules from './eslint-rules/layers.js';
 
 const root = import.meta.dirname;
 
@@ -71,6 +72,13 @@ export default tseslint.config(
         }],
       }],
     },
+  },
+
+  // (c) Inside the host, imports point down one ordered list of layers (eslint-rules/layers.js).
+  {
+    files: ['src-main/**/*.ts'],
+    plugins: { backlot: backlotRules },
+    rules: { 'backlot/layers': 'error' },
   },
 
   // (b) The window holds no authority: it talks to the host through the API contract only.

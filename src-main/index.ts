@@ -4,7 +4,7 @@
 import { app, dialog } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openApp } from './host/app';
+import { openApp } from './app/open-app';
 import { defaultDataDir } from './cli/data-dir';
 import { isBacklotError } from '../src-shared/errors';
 import { rendererOrigin } from './shells/electron/web-guards';

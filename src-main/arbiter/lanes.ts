@@ -4,6 +4,7 @@
 import type { OperationId, Resource } from '../../src-shared/catalog/operations';
 import { CATALOG } from '../../src-shared/catalog/operations';
 import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';
+import { LANES, LANE_KEYS } from '../../src-shared/catalog/lanes';
 
 export interface LaneConfig {
   queueKey: string;
@@ -24,16 +25,10 @@ export interface EngineBinding {
   preflight: Preflight;
 }
 
-/** Lanes are filled in this order at every instant; other lanes follow by name. */
-export const LANE_ORDER = ['sync', 'download', 'gpu', 'cpu', 'remote'];
+/** Lanes are filled in the catalog's lane order at every instant; other lanes follow by name. */
+export const LANE_ORDER: readonly string[] = LANE_KEYS;
 
-export const DEFAULT_LANES: Record<string, LaneConfig> = {
-  sync: { queueKey: 'sync', slots: 1, contendsFor: ['network'] },
-  download: { queueKey: 'download', slots: 2, contendsFor: ['network', 'disk'] },
-  gpu: { queueKey: 'gpu', slots: 1, contendsFor: ['gpu'] },
-  cpu: { queueKey: 'cpu', slots: 2, contendsFor: ['cpu'] },
-  remote: { queueKey: 'remote', slots: 4, contendsFor: ['spend', 'network'] },
-};
+export const DEFAULT_LANES: Record<string, LaneConfig> = Object.fromEntries(LANES.map((l) => [l.queueKey, { queueKey: l.queueKey, slots: l.defaultSlots, contendsFor: [...l.contendsFor] }]));
 
 export function sortLanes(keys: Iterable<string>): string[] {
   const all = [...new Set(keys)];

@@ -10,7 +10,6 @@ export interface RetryPolicy {
   jitter: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseS: 30, maxS: 900, jitter: 0 };
 
 export type RetryDecision = { kind: 'backoff'; until: number } | { kind: 'failed' };
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Host } from '../host/host';
-import { VirtualClock } from '../host/clock';
+import { VirtualClock } from '../system/clock';
 import { generateCorpus } from '../../src-shared/corpus/generate';
 import { BacklotError } from '../../src-shared/errors';
 import { loadCorpus } from './load-corpus';

@@ -2,7 +2,7 @@
 // snapshots and leaf queries. It runs in its own process so its memory is the host's alone, not
 // the generator's corpus and bulk-load caches.
 import { Host } from '../host/host';
-import { VirtualClock } from '../host/clock';
+import { VirtualClock } from '../system/clock';
 import { mulberry32 } from '../../src-shared/corpus/random';
 import { CATALOG } from '../../src-shared/catalog/operations';
 import { snapshot } from '../work/snapshot';

@@ -36,6 +36,14 @@ export interface DispatcherOptions {
   extraAdapters?: readonly EngineAdapter[];
 }
 
+/** A unit that ended, as `backlot run` and the window's live list report it. */
+export interface UnitEnded {
+  unit: RunningUnit;
+  result: UnitResult;
+  failedTerminally: boolean;
+  endedAt: number;
+}
+
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const DISK_REFRESH_MS = 30_000;
 const PRUNE_EVERY_MS = 6 * 3600_000;
@@ -62,6 +70,9 @@ export class Dispatcher {
   private dispatching = false;
   private unsubscribe: (() => void) | null = null;
   private rebuilding: Promise<void> | null = null;
+  private rebuildsPending = 0;
+  private readonly endedListeners = new Set<(e: UnitEnded) => void>();
+  private readonly settledListeners = new Set<() => void>();
 
   constructor(private readonly host: Host, private readonly options: DispatcherOptions) {
     this.settings = new SettingsStore(host.db);
@@ -186,7 +197,11 @@ export class Dispatcher {
       this.host.emit('lanes-changed');
       this.wake();
     };
-    this.rebuilding = (this.rebuilding ?? Promise.resolve()).then(run, run);
+    this.rebuildsPending++;
+    const counted = async (): Promise<void> => {
+      try { await run(); } finally { this.rebuildsPending--; }
+    };
+    this.rebuilding = (this.rebuilding ?? Promise.resolve()).then(counted, counted);
     return this.rebuilding;
   }
 
@@ -210,6 +225,32 @@ export class Dispatcher {
     for (const unit of claimed) this.startUnit(unit);
     this.host.emit('lanes-changed');
     this.scheduleTimer(now);
+    if (this.isSettled()) {
+      for (const l of this.settledListeners) {
+        try { l(); } catch { /* a listener's bug never stops dispatch */ }
+      }
+    }
+  }
+
+  /**
+   * Nothing runs and nothing can start now: the last fill claimed nothing, no wake is queued and no
+   * engine rebuild is pending. What is left is done, held, deferred, blocked or on a lane whose
+   * preflight failed (`backlot run --until-idle` exits here).
+   */
+  isSettled(): boolean {
+    return this.dispatching && !this.wakeQueued && this.rebuildsPending === 0 && this.arbiter.running().length === 0;
+  }
+
+  /** Called after every fill that leaves the host settled. */
+  onSettled(listener: () => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
+  }
+
+  /** Called for every unit that ended and was committed (done or failed). */
+  onUnitEnded(listener: (e: UnitEnded) => void): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
   }
 
   private startUnit(unit: RunningUnit): void {
@@ -238,6 +279,10 @@ export class Dispatcher {
     }
     this.host.emit('snapshot-changed');
     this.host.emit('runs-changed');
+    const ended: UnitEnded = { unit, result, failedTerminally, endedAt: this.host.now() };
+    for (const l of this.endedListeners) {
+      try { l(ended); } catch { /* a listener's bug never undoes a committed unit */ }
+    }
     if (failedTerminally && result.outcome === 'failed') {
       this.host.notify({ kind: 'run-failed', at: this.host.now(), code: result.code, params: { ...result.params, operation: unit.operation, item: unit.itemId, run: unit.runId }, target: { view: 'runs', run: unit.runId } });
     }

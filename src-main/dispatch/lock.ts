@@ -4,7 +4,7 @@
 import os from 'node:os';
 import type { Db } from '../db/connection';
 import { BacklotError } from '../../src-shared/errors';
-import { processAlive } from '../host/process-alive';
+import { processAlive } from '../system/process-alive';
 
 export interface LockHolder {
   owner: string;

@@ -9,7 +9,6 @@ export interface DiskThresholds {
   shutBelowBytes: number;
 }
 
-export const DEFAULT_DISK_THRESHOLDS: DiskThresholds = { drainingBelowBytes: 50e9, shutBelowBytes: 10e9 };
 
 /** Free space of the library volume in bytes, or null when it cannot be read (no constraint). */
 export interface DiskProbe {

@@ -7,7 +7,7 @@ import { UnitOfWork } from '../db/unit-of-work';
 import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
 import { LibraryRepository } from '../library/repository';
-import { wallClock, type Clock } from './clock';
+import { wallClock, type Clock } from '../system/clock';
 import { hostNotice, type HostEvent } from '../../src-shared/api/contract';
 import type { HostNotice } from '../../src-shared/notices/notice';
 import { BacklotError } from '../../src-shared/errors';

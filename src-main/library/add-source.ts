@@ -1,6 +1,6 @@
 // `library add`: recognise the source, refuse a duplicate, store the channel, and scan a folder
 // channel at once so the user sees its items; feeds and platform channels wait for their sync.
-import type { Host } from '../host/host';
+import type { LibraryHost } from './library-host';
 import { BacklotError } from '../../src-shared/errors';
 import type { ChannelRecord } from './repository';
 import { recogniseSource } from './source';
@@ -27,7 +27,7 @@ export interface AddSourceResult {
   scan?: ScanResult;
 }
 
-export async function addSource(host: Host, source: string, opts: AddSourceOptions = {}): Promise<AddSourceResult> {
+export async function addSource(host: LibraryHost, source: string, opts: AddSourceOptions = {}): Promise<AddSourceResult> {
   const recognised = recogniseSource(source, opts.cwd);
   const title = opts.title?.trim() || recognised.title;
   const channel = host.transaction(() => {

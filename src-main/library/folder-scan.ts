@@ -2,7 +2,7 @@
 // in a fixed order, commits each page (items, seen marks, cursor, lease) in one transaction, and
 // only a finished pass may declare files removed. A kill loses at most the page in flight.
 import fs from 'node:fs/promises';
-import type { Host } from '../host/host';
+import type { LibraryHost } from './library-host';
 import { BacklotError } from '../../src-shared/errors';
 import type { ChannelRecord, ItemRecord } from './repository';
 import { folderSettingsFingerprint, folderSettingsOf, hasMediaExtension, type FolderSettings } from './folder-settings';
@@ -65,7 +65,7 @@ type Finding =
   | { kind: 'update'; rel: string; item: ItemRecord; abs: string; sizeBytes: number; mtimeMs: number; fingerprint: string; durationS: number | null }
   | { kind: 'ignored'; rel: string };
 
-export async function scanFolderChannel(host: Host, channelId: string, opts: ScanOptions = {}): Promise<ScanResult> {
+export async function scanFolderChannel(host: LibraryHost, channelId: string, opts: ScanOptions = {}): Promise<ScanResult> {
   const channel = host.library.channel(channelId);
   if (!channel || channel.removed_at !== null) {
     throw new BacklotError('CHANNEL_NOT_FOUND', `There is no channel "${channelId}" in the library.`, { channel: channelId });
@@ -110,7 +110,7 @@ export async function scanFolderChannel(host: Host, channelId: string, opts: Sca
 }
 
 /** Scans every folder channel (or the one named), one after another. */
-export async function scanFolders(host: Host, opts: ScanOptions & { channel?: string } = {}): Promise<ScanResult[]> {
+export async function scanFolders(host: LibraryHost, opts: ScanOptions & { channel?: string } = {}): Promise<ScanResult[]> {
   if (opts.channel !== undefined) return [await scanFolderChannel(host, opts.channel, opts)];
   const prober = opts.prober ?? await createProber();
   const results: ScanResult[] = [];
@@ -144,7 +144,7 @@ interface PassContext {
   result: ScanResult;
 }
 
-async function runPass(host: Host, channel: ChannelRecord, settings: FolderSettings, generation: number, after: Position | null, ctx: PassContext): Promise<void> {
+async function runPass(host: LibraryHost, channel: ChannelRecord, settings: FolderSettings, generation: number, after: Position | null, ctx: PassContext): Promise<void> {
   const fingerprint = folderSettingsFingerprint(settings);
   const walk = walkFolder(channel.source, after, settings);
   let page: Finding[] = [];
@@ -173,7 +173,7 @@ function warn(result: ScanResult, file: string, code: string, message: string): 
 }
 
 /** The I/O half of a page, outside any transaction: stat, fingerprint, probe. */
-async function examine(host: Host, channel: ChannelRecord, settings: FolderSettings, entry: WalkEntry, ctx: PassContext): Promise<Finding> {
+async function examine(host: LibraryHost, channel: ChannelRecord, settings: FolderSettings, entry: WalkEntry, ctx: PassContext): Promise<Finding> {
   const rel = entry.segments.join('/');
   const name = entry.segments[entry.segments.length - 1];
   if (!hasMediaExtension(name, settings)) return { kind: 'ignored', rel };
@@ -226,7 +226,7 @@ async function examine(host: Host, channel: ChannelRecord, settings: FolderSetti
 }
 
 /** The database half of a page: one transaction for the items, the seen marks and the cursor. */
-async function commitPage(host: Host, channel: ChannelRecord, fingerprint: string, generation: number, page: Finding[], cursor: Position, ctx: PassContext): Promise<void> {
+async function commitPage(host: LibraryHost, channel: ChannelRecord, fingerprint: string, generation: number, page: Finding[], cursor: Position, ctx: PassContext): Promise<void> {
   const { jobs, result } = ctx;
   const counts = { added: 0, changed: 0, returned: 0, ignored: 0 };
   host.transaction(() => {
@@ -279,7 +279,7 @@ async function commitPage(host: Host, channel: ChannelRecord, fingerprint: strin
   await ctx.opts.onCheckpoint?.({ page: result.pages, cursor, generation });
 }
 
-function finishPass(host: Host, channel: ChannelRecord, fingerprint: string, generation: number, ctx: PassContext): void {
+function finishPass(host: LibraryHost, channel: ChannelRecord, fingerprint: string, generation: number, ctx: PassContext): void {
   host.transaction(() => {
     const now = host.now();
     const current = host.library.channel(channel.id);

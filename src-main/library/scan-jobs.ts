@@ -6,7 +6,7 @@ import os from 'node:os';
 import type { Db } from '../db/connection';
 import { BacklotError } from '../../src-shared/errors';
 import type { Position } from './folder-walk';
-import { processAlive } from '../host/process-alive';
+import { processAlive } from '../system/process-alive';
 
 export interface ScanJobRow {
   channel_id: string;

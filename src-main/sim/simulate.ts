@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Host } from '../host/host';
-import { VirtualClock } from '../host/clock';
+import { VirtualClock } from '../system/clock';
 import { Arbiter, type ArbiterConfig, type RunningUnit } from '../arbiter/arbiter';
 import type { EngineBinding, LaneConfig } from '../arbiter/lanes';
 import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';

@@ -3,6 +3,7 @@
 // translate through describeReason(), so a code reads the same everywhere. A code the table does
 // not know yet is shown raw (with its parameters), never hidden or guessed at.
 import type { ReasonDto } from '../../src-shared/api/contract';
+import { isReasonCode, type ReasonCode } from '../../src-shared/reasons/codes';
 
 export type Params = Record<string, unknown>;
 
@@ -37,7 +38,8 @@ export function formatHostTime(epochSeconds: number, now: Date = new Date()): st
     : d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
-export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
+/** Typed against the one list of codes: a code without its sentence does not compile. */
+export const REASON_SENTENCES: Readonly<Record<ReasonCode, Sentence>> = {
   // The work's own state (explain).
   DONE: () => 'Done: its output is present and up to date.',
   RUNNING: (p) => (text(p.run) ? `Running now, in run #${text(p.run)}.` : 'Running now.'),
@@ -57,6 +59,7 @@ export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
   },
   EXCLUDED: (p) => `Held back by a rule${withCode(p)}.`,
   NOT_MATCHED: () => 'No rule in the scheduling tree takes it, so it never gets picked.',
+  WORK_NOT_FOUND: () => 'There is no such work in the library.',
 
   // Gates and holds (explain, and a lane's hold in the Lanes panel).
   LANE_PAUSED: (p) => (p.all === true
@@ -79,6 +82,11 @@ export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
       default: return `Held by the disk gate${text(p.mode) ? ` (${text(p.mode)})` : ''}.`;
     }
   },
+  DISK_FULL: (p) => `The disk is full${text(p.path) ? ` at ${text(p.path)}` : ''}: nothing can be written until space returns.`,
+  NETWORK_COOLDOWN: (p, f) => {
+    const until = at(p.until, f);
+    return `${text(p.platform) ?? 'The platform'} refused Backlot; its downloads wait${until ? ` until ${until}` : ''}.`;
+  },
   PREFLIGHT_FAILED: (p) => {
     const message = text(p.message);
     return `The engine on ${lane(p)} failed its check${withCode(p)}${message ? `: ${message}` : '.'}`;
@@ -99,6 +107,16 @@ export const REASON_SENTENCES: Readonly<Record<string, Sentence>> = {
   HOST_STOPPED: () => 'Backlot stopped while this ran; it was not continued.',
   ENGINE_NOT_INSTALLED: () => 'The engine is not installed in this build.',
   NO_USABLE_GPU: () => 'No usable GPU was found.',
+  ENGINE_DISABLED: () => 'The engine is turned off in the settings.',
+  NO_ENGINE_ENABLED: () => 'No engine for this work is turned on in the settings.',
+  MODEL_MISSING: (p) => `The engine's model${text(p.model) ? ` "${text(p.model)}"` : ''} is not installed; add it with "backlot models add".`,
+  PREFLIGHT_ERROR: () => "The engine's check could not finish.",
+  ALREADY_CLAIMED: () => 'Someone else took this work first.',
+  ENGINE_INTERNAL: () => 'The engine failed unexpectedly.',
+  ENGINE_BAD_JOB: () => 'The engine could not read its job.',
+  ENGINE_UNAVAILABLE: (p) => `No engine that handles this can run here${withCode(p)}.`,
+  NO_ENGINE_ACCEPTS: () => 'None of the engines turned on handles this kind of source.',
+  IO_ERROR: (p) => `Reading or writing a file failed${text(p.errno) ? ` (${text(p.errno)})` : ''}.`,
   ENGINE_TIMEOUT: () => 'The engine took too long and was stopped.',
   ENGINE_STALLED: () => 'The engine stopped reporting progress and was stopped.',
   ENGINE_CANCELLED: () => 'The engine was cancelled.',
@@ -121,7 +139,7 @@ export interface DescribedReason {
 }
 
 export function describeReason(reason: ReasonDto, formatTime: TimeFormatter = (t) => formatHostTime(t)): DescribedReason {
-  const sentence = Object.prototype.hasOwnProperty.call(REASON_SENTENCES, reason.code) ? REASON_SENTENCES[reason.code] : undefined;
+  const sentence = isReasonCode(reason.code) ? REASON_SENTENCES[reason.code] : undefined;
   if (sentence) return { code: reason.code, sentence: sentence(reason.params ?? {}, formatTime), known: true };
   const params = reason.params && Object.keys(reason.params).length > 0 ? ` ${JSON.stringify(reason.params)}` : '';
   return { code: reason.code, sentence: `${reason.code}${params}`, known: false };

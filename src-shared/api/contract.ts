@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { OPERATION_IDS } from '../catalog/operations';
 import { WORK_STATES } from '../states/states';
+import { RUN_OUTCOMES, RUN_TRIGGERS } from '../runs/trigger';
 import { NOTICE_KINDS, type HostNotice } from '../notices/notice';
 
 const operationId = z.enum(OPERATION_IDS);
@@ -39,11 +40,11 @@ export const runDto = z.object({
   channel: z.string(),
   lane: z.string(),
   slot: z.number().int(),
-  trigger: z.enum(['arbiter', 'manual', 'ad-hoc']),
+  trigger: z.enum(RUN_TRIGGERS),
   actor: z.string(),
   startedAt: z.number(),
   endedAt: z.number().nullable(),
-  outcome: z.enum(['running', 'succeeded', 'failed', 'interrupted', 'skipped', 'cancelled']),
+  outcome: z.enum(RUN_OUTCOMES),
   reason: reason.nullable(),
   itemsDone: z.number().int(),
   itemsFailed: z.number().int(),

@@ -1,6 +1,8 @@
 // The one operation catalog (DESIGN §2): every kind of derived work, its scope, what it depends
 // on and the engines (with their lanes) that can perform it. Ids are part of the contract.
 import { BacklotError } from '../errors';
+import type { Resource } from './resources';
+import { LANES, type LaneKey } from './lanes';
 
 export const OPERATION_IDS = [
   'sync',
@@ -13,8 +15,8 @@ export const OPERATION_IDS = [
 ] as const;
 export type OperationId = (typeof OPERATION_IDS)[number];
 
-export type Resource = 'gpu' | 'cpu' | 'network' | 'disk' | 'spend';
-export const RESOURCES: readonly Resource[] = ['gpu', 'cpu', 'network', 'disk', 'spend'];
+export type { Resource } from './resources';
+export { RESOURCES } from './resources';
 
 export interface Lane {
   queueKey: string;
@@ -35,53 +37,54 @@ export interface OperationSpec {
   writesMedia: boolean;
 }
 
-const lane = (queueKey: string, ...contendsFor: Resource[]): Lane => ({ queueKey, contendsFor });
+/** A catalog engine runs on one of the lanes (src-shared/catalog/lanes.ts), contending for its resources. */
+const lane = (queueKey: LaneKey): Lane => ({ queueKey, contendsFor: [...LANES.find((l) => l.queueKey === queueKey)!.contendsFor] });
 
 export const OPERATIONS: readonly OperationSpec[] = [
   {
     id: 'sync', scope: 'channel', dependsOn: [], writesMedia: false,
     engines: [
-      { id: 'yt-dlp-listing', lane: lane('sync', 'network') },
-      { id: 'feed', lane: lane('sync', 'network') },
-      { id: 'folder-scan', lane: lane('sync', 'disk') },
+      { id: 'yt-dlp-listing', lane: lane('sync') },
+      { id: 'feed', lane: lane('sync') },
+      { id: 'folder-scan', lane: lane('sync') },
     ],
   },
   {
     id: 'download', scope: 'item', dependsOn: ['sync'], writesMedia: true,
     engines: [
-      { id: 'yt-dlp', lane: lane('download', 'network', 'disk') },
-      { id: 'http', lane: lane('download', 'network', 'disk') },
+      { id: 'yt-dlp', lane: lane('download') },
+      { id: 'http', lane: lane('download') },
     ],
   },
   {
     id: 'transcribe', scope: 'item', dependsOn: ['download'], writesMedia: false,
     engines: [
-      { id: 'whisper.cpp', lane: lane('gpu', 'gpu') },
-      { id: 'pocketsphinx', lane: lane('cpu', 'cpu') },
+      { id: 'whisper.cpp', lane: lane('gpu') },
+      { id: 'pocketsphinx', lane: lane('cpu') },
       // whisper.cpp's CPU build on the cpu lane, after pocketsphinx in the default preference.
-      { id: 'whisper.cpp-cpu', lane: lane('cpu', 'cpu') },
+      { id: 'whisper.cpp-cpu', lane: lane('cpu') },
     ],
   },
   {
     id: 'diarize', scope: 'item', dependsOn: ['download'], writesMedia: false,
     engines: [
-      { id: 'sherpa-onnx-gpu', lane: lane('gpu', 'gpu') },
-      { id: 'sherpa-onnx-cpu', lane: lane('cpu', 'cpu') },
+      { id: 'sherpa-onnx-gpu', lane: lane('gpu') },
+      { id: 'sherpa-onnx-cpu', lane: lane('cpu') },
     ],
   },
   {
     id: 'attribute-voices', scope: 'item', dependsOn: ['diarize'], writesMedia: false,
-    engines: [{ id: 'voiceprint-match', lane: lane('cpu', 'cpu') }],
+    engines: [{ id: 'voiceprint-match', lane: lane('cpu') }],
   },
   {
     id: 'attribute-words', scope: 'item', dependsOn: ['transcribe', 'diarize'], writesMedia: false,
-    engines: [{ id: 'word-turn-merge', lane: lane('cpu', 'cpu') }],
+    engines: [{ id: 'word-turn-merge', lane: lane('cpu') }],
   },
   {
     id: 'digest', scope: 'item', dependsOn: ['attribute-words'], writesMedia: false,
     engines: [
-      { id: 'extractive', lane: lane('cpu', 'cpu') },
-      { id: 'openai-compatible', lane: lane('remote', 'spend', 'network') },
+      { id: 'extractive', lane: lane('cpu') },
+      { id: 'openai-compatible', lane: lane('remote') },
     ],
   },
 ];

@@ -2,6 +2,7 @@
 // after a restart, and one line for the UI. The store, the CLI and the settings page all read this.
 import { z } from 'zod';
 import { CATALOG, OPERATION_IDS, type OperationId } from '../catalog/operations';
+import { LANE_KEYS, LANES, type LaneKey } from '../catalog/lanes';
 import { quietWindowSchema, type QuietWindow } from '../schedule/quiet-window';
 import { NOTICE_KINDS, type NoticeKind } from '../notices/notice';
 
@@ -18,8 +19,7 @@ export interface SettingSpec<S extends z.ZodType = z.ZodType> {
 }
 
 /** The lanes' queue keys; a test keeps this list equal to the catalog's. */
-export const LANE_KEYS = ['sync', 'download', 'gpu', 'cpu', 'remote'] as const;
-export type LaneKey = (typeof LANE_KEYS)[number];
+export { LANE_KEYS, type LaneKey } from '../catalog/lanes';
 
 export const SPEND_WINDOWS = ['day', 'week', 'month'] as const;
 export type SpendWindow = (typeof SPEND_WINDOWS)[number];
@@ -35,8 +35,8 @@ const count = (min: number, max?: number) => {
 export const quietWindow = quietWindowSchema(z.enum(LANE_KEYS, { error: `must name a lane: ${LANE_KEYS.join(', ')}` }));
 export type { QuietWindow };
 
-const slots = (lane: LaneKey, def: number) => spec({
-  schema: count(0, 64), default: def, applies: 'live', input: 'integer',
+const slots = (lane: LaneKey) => spec({
+  schema: count(0, 64), default: LANES.find((l) => l.queueKey === lane)!.defaultSlots, applies: 'live', input: 'integer',
   description: `Concurrent slots of the ${lane} lane; 0 holds the lane without ending it.`,
 });
 
@@ -127,11 +127,11 @@ export const SETTINGS = {
   'engines.attribute-voices': engineList('attribute-voices'),
   'engines.attribute-words': engineList('attribute-words'),
   'engines.digest': engineList('digest'),
-  'lanes.sync.slots': slots('sync', 1),
-  'lanes.download.slots': slots('download', 2),
-  'lanes.gpu.slots': slots('gpu', 1),
-  'lanes.cpu.slots': slots('cpu', 2),
-  'lanes.remote.slots': slots('remote', 4),
+  'lanes.sync.slots': slots('sync'),
+  'lanes.download.slots': slots('download'),
+  'lanes.gpu.slots': slots('gpu'),
+  'lanes.cpu.slots': slots('cpu'),
+  'lanes.remote.slots': slots('remote'),
   'diskGate.drainingBelowBytes': spec({
     schema: count(0), default: 50e9, applies: 'live', input: 'integer',
     description: 'Below this many free bytes no new media download starts; running ones finish.',

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { Host } from '../../src-main/host/host';
-import { VirtualClock } from '../../src-main/host/clock';
+import { VirtualClock } from '../../src-main/system/clock';
 import { Arbiter, type RunningUnit } from '../../src-main/arbiter/arbiter';
 import { DEFAULT_LANES, defaultBindings } from '../../src-main/arbiter/lanes';
 import { utcWallTime } from '../../src-main/gates/quiet-hours';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { openApp, type BacklotApp } from '../../src-main/host/app';
+import { openApp, type BacklotApp } from '../../src-main/app/open-app';
 
 let app: BacklotApp | null = null;
 let dir = '';

@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtureLibrary, FIXTURE_CHANNEL, type FixtureLibrary } from '../shells/library-fixture';
 import { startHeadlessApp, DEFAULT_RENDERER_DIR, type HeadlessApp } from '../../src-main/shells/headless/start';
+import { openApp } from '../../src-main/app/open-app';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = process.env.BACKLOT_CHROMIUM ?? '/usr/bin/chromium';
@@ -154,7 +155,7 @@ describe('live refresh', () => {
 
   beforeAll(async () => {
     lib = createFixtureLibrary(2);
-    app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0 });
+    app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0 }, openApp);
   });
   afterAll(async () => {
     await app?.stop();

@@ -10,7 +10,8 @@ let eslint: ESLint;
 
 // The fixtures exist only as text, so the type-aware parser is told to give those exact paths a
 // default project; everything else (which rules apply where) is the real eslint.config.js.
-const FIXTURES = ['src-shared/__lint_fixture__.ts', 'src-main/__lint_fixture__.ts', 'src-renderer/src/__lint_fixture__.ts'];
+const FIXTURES = ['src-shared/__lint_fixture__.ts', 'src-main/__lint_fixture__.ts', 'src-renderer/src/__lint_fixture__.ts',
+  'src-main/work/__lint_fixture__.ts', 'src-main/arbiter/__lint_fixture__.ts', 'src-main/newfolder/__lint_fixture__.ts'];
 
 beforeAll(() => {
   eslint = new ESLint({
@@ -82,6 +83,32 @@ describe('src-renderer never imports src-main', () => {
     const messages = await lint('src-renderer/src/__lint_fixture__.ts',
       "import type { ApiMethod } from '../../src-shared/api/contract';\nexport type M = ApiMethod;\n");
     expect(messages).toEqual([]);
+  });
+});
+
+describe('src-main imports point down its layers', () => {
+  it('refuses an upward import, naming both layers', async () => {
+    const messages = await lint('src-main/work/__lint_fixture__.ts',
+      "import type { Dispatcher } from '../dispatch/dispatcher';\nimport type { Arbiter } from '../arbiter/arbiter';\nexport type X = [Dispatcher, Arbiter];\n");
+    const hits = messages.filter((m) => m.rule === 'backlot/layers');
+    expect(hits.map((m) => m.line)).toEqual([1, 2]);
+    expect(hits[0].message).toBe('work (layer 2) must not import dispatch (layer 7): imports point down the layers in eslint-rules/layers.js.');
+  });
+
+  it('allows imports down the layers and within one', async () => {
+    const messages = await lint('src-main/arbiter/__lint_fixture__.ts', [
+      "import type { Db } from '../db/connection';",
+      "import type { LaneHolds } from '../gates/pause';",
+      "import type { ClaimStore } from './claims';",
+      "import type { BacklotError } from '../../src-shared/errors';",
+      'export type X = [Db, LaneHolds, ClaimStore, BacklotError];',
+    ].join('\n'));
+    expect(messages.filter((m) => m.rule === 'backlot/layers')).toEqual([]);
+  });
+
+  it('refuses a folder that has no place in the layers', async () => {
+    const messages = await lint('src-main/newfolder/__lint_fixture__.ts', "import type { Db } from '../db/connection';\nexport type X = Db;\n");
+    expect(messages.filter((m) => m.rule === 'backlot/layers').map((m) => m.message)).toEqual(['src-main/newfolder is in no layer: add it to LAYERS in eslint-rules/layers.js.']);
   });
 });
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startHeadlessApp, type HeadlessApp } from '../../src-main/shells/headless/start';
+import { openApp } from '../../src-main/app/open-app';
 import { startHeadlessServer } from '../../src-main/shells/headless/server';
 import { createHandlers } from '../../src-main/api/handlers';
 import { readHostEventFrame } from '../../src-shared/api/host-events';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Backlot</title>');
   fs.mkdirSync(path.join(rendererDir, 'assets'));
   fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-  app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0, token: TOKEN, rendererDir });
+  app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0, token: TOKEN, rendererDir }, openApp);
   base = `http://127.0.0.1:${app.server.port}`;
 });
 

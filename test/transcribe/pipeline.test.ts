@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openApp } from '../../src-main/host/app';
+import { openApp } from '../../src-main/app/open-app';
 import { EngineWorkers } from '../../src-main/engines/workers';
 import { pocketsphinxAdapter } from '../../src-main/engines/pocketsphinx/adapter';
 import { transcriptRecord } from '../../src-shared/transcript/record';

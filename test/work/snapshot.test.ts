@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../src-main/host/host';
 import { ClaimStore } from '../../src-main/arbiter/claims';
-import { VirtualClock } from '../../src-main/host/clock';
+import { VirtualClock } from '../../src-main/system/clock';
 import { snapshot } from '../../src-main/work/snapshot';
 import { loadCorpus } from '../../src-main/bench/load-corpus';
 import { BENCH_HAVE } from '../../src-main/bench/snapshot-bench';

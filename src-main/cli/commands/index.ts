@@ -10,6 +10,10 @@ import { simCommand } from './sim';
 import { explainCommand } from './explain';
 import { lanesCommand } from './lanes';
 import { treeCommand } from './tree';
+import { runCommand } from './run';
+import { itemsCommand } from './items';
+import { enginesCommand } from './engines';
+import { redoCommand } from './redo';
 import { modelsCommand } from './models';
 export interface Command {
   name: string;
@@ -31,6 +35,10 @@ export const COMMANDS: Command[] = [
   logsCommand,
   retryCommand,
   serveCommand,
+  runCommand,
+  itemsCommand,
+  enginesCommand,
+  redoCommand,
   modelsCommand,
 ];
 

@@ -6,12 +6,9 @@ import type { Command } from './index';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { databaseFile } from '../data-dir';
 import { DEFAULT_RENDERER_DIR, startHeadlessApp } from '../../shells/headless/start';
-import { ENGINE_PROFILES, type EngineProfile } from '../../engines/adapter';
+import { engineProfileFlag, testEngineOptions } from '../engine-flags';
 import { listenForStop } from '../stop-signal';
-
-function isEngineProfile(value: string): value is EngineProfile {
-  return (ENGINE_PROFILES as readonly string[]).includes(value);
-}
+import { openCliApp } from '../app';
 
 const USAGE = 'serve [--data DIR] [--port N] [--token T] [--engines production|test] [--no-dispatch]';
 
@@ -24,12 +21,9 @@ export const serveCommand: Command = {
       data: { type: 'string' }, port: { type: 'string' }, token: { type: 'string' },
       engines: { type: 'string' }, 'no-dispatch': { type: 'boolean' }, 'test-chunk-ms': { type: 'string' },
     }, USAGE);
-    const engines = values.engines ?? 'production';
-    if (!isEngineProfile(engines)) throw new CliUsageError(`--engines must be one of ${ENGINE_PROFILES.join(', ')}, got "${engines}".`);
-    const chunkMs = values['test-chunk-ms'] === undefined ? undefined : Number(values['test-chunk-ms']);
-    if (chunkMs !== undefined && !(Number.isFinite(chunkMs) && chunkMs >= 0)) throw new CliUsageError(`--test-chunk-ms must be a number of milliseconds, got "${values['test-chunk-ms']}".`);
+    const engines = engineProfileFlag(values.engines);
+    const test = testEngineOptions(engines, values['test-chunk-ms'], process.env.BACKLOT_TEST_FAULTS);
     if (positionals.length > 0) throw new CliUsageError(`serve takes no arguments, got "${positionals[0]}". Usage: ${USAGE}`);
-    const faults = engines === 'test' ? testFaults(process.env.BACKLOT_TEST_FAULTS) : undefined;
 
     if (!fs.existsSync(path.join(DEFAULT_RENDERER_DIR, 'index.html'))) {
       process.stderr.write('backlot: the window is not built yet; run "npx electron-vite build" first (the API works meanwhile).\n');
@@ -41,10 +35,10 @@ export const serveCommand: Command = {
         dataDir: path.dirname(databaseFile(values.data)),
         dispatch: !values['no-dispatch'],
         engines,
-        test: chunkMs === undefined && faults === undefined ? undefined : { chunkMs, faults },
+        test,
         port: portFlag(values.port),
         token: values.token,
-      });
+      }, openCliApp);
     } catch (e) {
       stop.dispose();
       throw e;
@@ -56,22 +50,6 @@ export const serveCommand: Command = {
     return 0;
   },
 };
-
-/**
- * `BACKLOT_TEST_FAULTS`: the test engines' misbehaviour on request, as JSON
- * `{ "<item>" | "<operation>:<item>": { crash | hang | garbage | exitCode | errorCode ...: value } }`.
- * Read only with `--engines test`; the production profile never sees it.
- */
-function testFaults(value: string | undefined): Record<string, Record<string, unknown>> | undefined {
-  if (value === undefined || value === '') return undefined;
-  let parsed: unknown;
-  try { parsed = JSON.parse(value); } catch { parsed = null; }
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (!isObject(parsed) || !Object.values(parsed).every(isObject)) {
-    throw new CliUsageError('BACKLOT_TEST_FAULTS must be a JSON object of objects, e.g. {"<item>": {"crash": 1}}.');
-  }
-  return parsed as Record<string, Record<string, unknown>>;
-}
 
 function portFlag(value: string | undefined): number {
   if (value === undefined) return 0;

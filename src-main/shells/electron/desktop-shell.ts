@@ -3,7 +3,7 @@
 // is made by a pure module (tray-model, notification-policy, app-menu-model, window-state,
 // lifecycle, login-item, web-guards); this file only connects them to Electron and the host.
 import { app, Menu, ipcMain, session } from 'electron';
-import type { BacklotApp } from '../../host/app';
+import type { BacklotApp } from '../../dispatch/backlot-app';
 import { createHandlers } from '../../api/handlers';
 import { laneStatuses, setLanePaused } from '../../dispatch/lane-status';
 import { ALL_LANES } from '../../gates/pause';

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Host } from '../../host/host';
-import { openApp, type BacklotApp } from '../../host/app';
+import type { BacklotApp, OpenApp } from '../../dispatch/backlot-app';
 import type { EngineProfile } from '../../engines/adapter';
 import type { TestEngineOptions } from '../../engines/test-engine/adapter';
 import { createHandlers } from '../../api/handlers';
@@ -30,8 +30,9 @@ export interface HeadlessApp {
   stop(): Promise<void>;
 }
 
-export async function startHeadlessApp(options: HeadlessAppOptions): Promise<HeadlessApp> {
-  const app = await openApp({ dataDir: options.dataDir, dispatch: options.dispatch ?? true, engines: options.engines, test: options.test });
+/** `open` is the app opener the entry point hands down (src-main/app/open-app.ts). */
+export async function startHeadlessApp(options: HeadlessAppOptions, open: OpenApp): Promise<HeadlessApp> {
+  const app = await open({ dataDir: options.dataDir, dispatch: options.dispatch ?? true, engines: options.engines, test: options.test });
   const host = app.host;
   let server: HeadlessServer;
   try {

@@ -1,0 +1,28 @@
+// What an opened Backlot is, as the shells and the command line see it: the host and its
+// dispatcher. The one place that builds it (src-main/app/open-app.ts) sits at the top of the layers
+// (docs/architecture.md "Folders"); everything below receives an opener instead of importing it.
+import type { Host } from '../host/host';
+import type { Dispatcher } from './dispatcher';
+import type { EngineAdapter, EngineProfile } from '../engines/adapter';
+import type { TestEngineOptions } from '../engines/test-engine/adapter';
+import type { GpuReport } from '../gates/gpu';
+
+export interface AppOptions {
+  dataDir: string;
+  /** Start the dispatcher (lock, sweep, engines). Readers leave it off. */
+  dispatch?: boolean;
+  engines?: EngineProfile;
+  test?: TestEngineOptions;
+  /** For tests: adapters beside the profile's own (a second engine on another lane). */
+  extraAdapters?: readonly EngineAdapter[];
+  /** For tests: a GPU report instead of asking the hardware. */
+  gpu?: GpuReport;
+}
+
+export interface BacklotApp {
+  host: Host;
+  dispatcher: Dispatcher;
+  close(): Promise<void>;
+}
+
+export type OpenApp = (options: AppOptions) => Promise<BacklotApp>;

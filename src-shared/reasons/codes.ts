@@ -1,0 +1,26 @@
+// Every reason code a person can meet as a state's reason, a lane's hold or a run's outcome: one
+// list, so the window's sentence tables are typed against it (a code without a sentence in every
+// language is a compile error) and the host cannot invent a code the window has never heard of.
+import { ENGINE_REASON_CODES } from '../protocol/engine-lines';
+
+export const REASON_CODES = [
+  // The work's own state (explain).
+  'DONE', 'RUNNING', 'READY', 'MEDIA_GONE', 'SOURCE_GONE', 'BLOCKED_ON', 'BACKOFF_UNTIL', 'FAILED',
+  'EXCLUDED', 'NOT_MATCHED', 'WORK_NOT_FOUND',
+  // Gates and holds, in the chain's order (explain, and a lane's hold).
+  'LANE_PAUSED', 'LANE_NO_SLOTS', 'QUIET_HOURS', 'SPEND_CAP', 'GPU_YIELD', 'DISK_GATE', 'DISK_FULL',
+  'NETWORK_COOLDOWN', 'PREFLIGHT_FAILED', 'NODE_FULL', 'PASSIVE_BEHIND', 'LANE_BUSY',
+  // Preflights: why an engine cannot run here.
+  'ENGINE_NOT_INSTALLED', 'ENGINE_DISABLED', 'NO_ENGINE_ENABLED', 'NO_USABLE_GPU', 'MODEL_MISSING', 'PREFLIGHT_ERROR',
+  // How a run or a unit ended.
+  'SOME_FAILED', 'ALL_FAILED', 'HOST_STOPPED', 'ALREADY_CLAIMED',
+  ...ENGINE_REASON_CODES,
+  'ENGINE_INTERNAL', 'ENGINE_BAD_JOB', 'ENGINE_UNAVAILABLE', 'NO_ENGINE_ACCEPTS', 'IO_ERROR',
+  'OUTPUT_MISSING', 'OUTPUT_COMMIT_FAILED', 'OUTPUT_COMMIT_INVALID',
+] as const;
+
+export type ReasonCode = (typeof REASON_CODES)[number];
+
+export function isReasonCode(code: unknown): code is ReasonCode {
+  return typeof code === 'string' && (REASON_CODES as readonly string[]).includes(code);
+}
