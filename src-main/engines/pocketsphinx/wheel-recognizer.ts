@@ -1,14 +1,11 @@
-// The pocketsphinx 5 decoder, loaded once in a Python child (decoder.py) and fed chunk after chunk:
+// The pocketsphinx 5 decoder, loaded once in a Python child (decoder-py.ts) and fed chunk after chunk:
 // the worker keeps it, and with it the loaded model, across items.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EngineJobError } from '../program-kit';
 import type { RecognizedWord, Recognizer } from '../transcribe-kit/recognizer';
 import { sphinxWords } from './sphinx-words';
 import type { SphinxVariant } from './variants';
-
-export const DECODER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'decoder.py');
+import { DECODER_PY } from './decoder-py';
 
 type Answer = { words?: [string, number, number, number][]; error?: string; ready?: boolean; fatal?: string; version?: string };
 
@@ -36,7 +33,7 @@ export class WheelRecognizer implements Recognizer {
   /** Starts the decoder and waits until its model is loaded. */
   static async start(variant: SphinxVariant): Promise<WheelRecognizer> {
     const m = variant.model;
-    const child = spawn(variant.program, ['-u', DECODER_SCRIPT, '--hmm', m.hmm, '--lm', m.lm, '--dict', m.dict], {
+    const child = spawn(variant.program, ['-u', '-c', DECODER_PY, '--hmm', m.hmm, '--lm', m.lm, '--dict', m.dict], {
       stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
     });
     const r = new WheelRecognizer(child, variant);

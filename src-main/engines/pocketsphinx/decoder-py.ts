@@ -1,14 +1,17 @@
-"""The pocketsphinx 5 decoder as a child of Backlot's pocketsphinx engine program (docs/transcription.md).
-
-It loads the model once and then decodes chunk after chunk for as long as its parent lives, so a
-worker pays for loading only once. Private framing with the parent, on stdin/stdout:
-  start:   one JSON line {"ready": true, "version", "hmm", "lm", "dict"} (or {"fatal": "..."}, exit 2)
-  request: a line with the byte count N, then N bytes of 16 kHz mono signed 16-bit little-endian PCM
-  answer:  one JSON line {"words": [[word, start_s, end_s, p], ...]} or {"error": "..."}
-Each chunk is one utterance decoded with full_utt=True (the whole chunk's statistics, as the
-decoder's batch mode does), from a freshly reset feature extractor. stdin closing ends it.
-"""
-import argparse
+// The pocketsphinx 5 decoder program, run as `python -c DECODER_PY` by wheel-recognizer.ts. It is
+// kept in a TypeScript string (String.raw: its backslashes stay Python's) so the built app carries
+// it inside its bundle, with no loose .py file to place.
+//
+// The pocketsphinx 5 decoder as a child of Backlot's pocketsphinx engine program (docs/transcription.md).
+//
+// It loads the model once and then decodes chunk after chunk for as long as its parent lives, so a
+// worker pays for loading only once. Private framing with the parent, on stdin/stdout:
+//   start:   one JSON line {"ready": true, "version", "hmm", "lm", "dict"} (or {"fatal": "..."}, exit 2)
+//   request: a line with the byte count N, then N bytes of 16 kHz mono signed 16-bit little-endian PCM
+//   answer:  one JSON line {"words": [[word, start_s, end_s, p], ...]} or {"error": "..."}
+// Each chunk is one utterance decoded with full_utt=True (the whole chunk's statistics, as the
+// decoder's batch mode does), from a freshly reset feature extractor. stdin closing ends it.
+export const DECODER_PY = String.raw`import argparse
 import json
 import os
 import sys
@@ -68,3 +71,4 @@ def main():
 
 if __name__ == "__main__":
     main()
+`;
