@@ -36,7 +36,7 @@ export const pocketsphinxAdapter: EngineAdapter = {
   operation: 'transcribe',
   profile: 'production',
   // Measured on this project's 2-core machine (docs/benchmarks.md, `backlot bench transcribe`).
-  cost: () => ({ secondsFixed: 2, secondsPerMediaSecond: 0.3 }),
+  cost: () => ({ secondsFixed: 2, secondsPerMediaSecond: 0.25 }),
   fingerprint: fingerprintOf,
   async preflight(env) {
     const v = await sphinxVariant(env);
