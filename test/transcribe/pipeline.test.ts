@@ -1,15 +1,14 @@
 // Transcription through the whole host with the production engines, on real folder libraries:
-// speech in two containers is transcribed on the cpu lane and committed as the transcribe output
+// `backlot run --until-idle` transcribes speech in two containers on the cpu lane, committed as the transcribe output
 // transcript.json (a valid record, no speakers yet); a video without audio is failed for good with
 // MEDIA_NO_AUDIO. Then the resume test: `backlot serve` is killed with SIGKILL in the middle of a
 // multi-chunk transcription (at the event "a chunk's checkpoint is on disk", never after a time),
 // started again, and the next run starts from the last checkpoint, as its own log lines say, and
 // ends with exactly the transcript an uninterrupted run makes.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openApp } from '../../src-main/app/open-app';
 import { EngineWorkers } from '../../src-main/engines/workers';
 import { pocketsphinxAdapter } from '../../src-main/engines/pocketsphinx/adapter';
 import { transcriptRecord } from '../../src-shared/transcript/record';
@@ -23,7 +22,7 @@ afterAll(() => removeTempDirs());
 interface WorkRow { item_id: string; state: string; output_path: string | null; deferral_kind: string | null; deferral_code: string | null; attempts: number }
 
 describe('transcription in the pipeline', () => {
-  it('transcribes a folder library on the cpu lane and fails a video without audio with its reason', async () => {
+  it('transcribes a folder library with `backlot run --until-idle` and fails a video without audio with its reason', async () => {
     const media = tempDir('pipeline-media');
     const source = speak(media, 'source.wav', 'welcome to the library of recorded speech');
     convert(source, media, 'talk.mp3');
@@ -32,16 +31,22 @@ describe('transcription in the pipeline', () => {
     videoWithoutAudio(media, 'clip.mp4');
     const data = tempDir('pipeline-data');
     addFolder(data, media);
-    const app = await openApp({ dataDir: data, dispatch: true });
+    const run = spawnSync(process.execPath, [BIN, 'run', '--data', data, '--until-idle', '--timeout', '300', '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 320_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const units = lines.filter((l) => l.unit).map((l) => l.unit as { operation: string; title: string; lane: string; outcome: string; code?: string });
+    expect(units.map((u) => [u.title, u.operation, u.lane, u.outcome, u.code ?? null]).sort()).toEqual([
+      ['clip', 'transcribe', 'cpu', 'failed', 'MEDIA_NO_AUDIO'],
+      ['talk', 'transcribe', 'cpu', 'done', null],
+      ['talk', 'transcribe', 'cpu', 'done', null],
+    ]);
+    expect(lines.at(-1)).toMatchObject({ units: 3, failed: 1 });
+
+    const db = openDb(data);
     try {
-      const rows = await until('every transcription to end', () => {
-        const r = app.host.db.prepare("SELECT item_id, state, output_path, deferral_kind, deferral_code, attempts FROM work WHERE operation = 'transcribe' ORDER BY item_id").all() as WorkRow[];
-        return r.length === 3 && r.every((x) => x.state === 'done' || x.deferral_kind === 'failed') ? r : undefined;
-      }, 180_000, 100);
-      const titles = new Map((app.host.db.prepare('SELECT id, title FROM items').all() as { id: string; title: string }[]).map((i) => [i.id, i.title]));
+      const rows = db.prepare("SELECT item_id, state, output_path, deferral_kind, deferral_code, attempts FROM work WHERE operation = 'transcribe' ORDER BY item_id").all() as WorkRow[];
       const done = rows.filter((r) => r.state === 'done');
       expect(done).toHaveLength(2);
-      expect(done.map((r) => titles.get(r.item_id))).toEqual([expect.stringMatching(/talk/), expect.stringMatching(/talk/)]);
       for (const r of done) {
         expect(path.basename(r.output_path!)).toBe('transcript.json');
         expect(r.output_path!.startsWith(path.join(data, 'outputs'))).toBe(true);
@@ -51,16 +56,19 @@ describe('transcription in the pipeline', () => {
         expect(record.segments.length).toBeGreaterThan(0);
         expect(record.segments.every((s) => s.speaker === null)).toBe(true);
       }
-      const failed = rows.filter((r) => r.state !== 'done');
-      expect(failed).toEqual([expect.objectContaining({ state: 'deferred', deferral_kind: 'failed', deferral_code: 'MEDIA_NO_AUDIO', attempts: 1 })]);
-      expect(titles.get(failed[0].item_id)).toMatch(/clip/);
-      // Checkpoints of committed transcriptions are gone; nothing is left in the temporary folder.
-      expect(fs.readdirSync(path.join(data, 'checkpoints', 'transcribe'))).toEqual([]);
-      expect(fs.readdirSync(path.join(data, '.backlot-tmp'))).toEqual([]);
+      // Failed for good at once: retrying cannot give a video an audio stream.
+      expect(rows.filter((r) => r.state !== 'done')).toEqual([expect.objectContaining({ state: 'deferred', deferral_kind: 'failed', deferral_code: 'MEDIA_NO_AUDIO', attempts: 1 })]);
     } finally {
-      await app.close();
+      db.close();
     }
-  }, 240_000);
+    // Checkpoints of committed transcriptions are gone; nothing is left in the temporary folder.
+    expect(fs.readdirSync(path.join(data, 'checkpoints', 'transcribe'))).toEqual([]);
+    expect(fs.readdirSync(path.join(data, '.backlot-tmp'))).toEqual([]);
+    // `backlot engines` reports which pocketsphinx decoder the preflight chose, in its fingerprint.
+    const engines = spawnSync(process.execPath, [BIN, 'engines', '--data', data, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const sphinx = (JSON.parse(engines.stdout) as { engines: { id: string; preflight: { ok: boolean }; fingerprint: string }[] }).engines.find((e) => e.id === 'pocketsphinx');
+    expect(sphinx).toMatchObject({ preflight: { ok: true }, fingerprint: expect.stringMatching(/^pocketsphinx@(wheel-decoder|debian-decoder-wheel-model|debian-decoder)-/) });
+  }, 360_000);
 
   it('resumes a transcription cut by kill -9 of the host at its last checkpoint, and ends with the uninterrupted transcript', async () => {
     const media = tempDir('resume-media');
