@@ -39,6 +39,29 @@ export function parseTranscribeInput(input: Record<string, unknown>): Transcribe
 
 const seconds = (samples: number): number => samples / SAMPLE_RATE;
 
+const HEARTBEAT_MS = 15_000;
+/** A chunk taking longer than this many times its own length counts as hung: the heartbeat stops. */
+const MAX_CHUNK_RTF = 10;
+
+/**
+ * The host kills an engine that stays silent past its stall timeout; a long chunk on a slow CPU is
+ * not silence, so a progress line goes out every 15 s while the recogniser works, but only up to
+ * ten times the chunk's own length: a decoder that hangs is still stopped as stalled.
+ */
+async function withHeartbeat<T>(io: JobIo, message: string, chunkS: number, ratio: number, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const limitMs = Math.max(60_000, chunkS * MAX_CHUNK_RTF * 1000);
+  const timer = setInterval(() => {
+    if (Date.now() - started < limitMs) io.progress(Math.min(0.99, ratio), message);
+    else clearInterval(timer);
+  }, HEARTBEAT_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** Peak below -60 dBFS everywhere: nothing a decoder could hear. */
 const SILENCE_PEAK = 32;
 
@@ -63,7 +86,8 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     const startS = seconds(chunk.startSample);
     // Decoders invent words in digital silence (pocketsphinx hears "in"): a silent chunk has none.
     const silent = isSilent(chunk.samples);
-    const words = silent ? [] : await recognizer.recognize(chunk.samples, startS, io.signal);
+    const words = silent ? [] : await withHeartbeat(io, `chunk ${chunk.index}`, seconds(chunk.samples.length), facts.durationS ? startS / facts.durationS : 0,
+      () => recognizer.recognize(chunk.samples, startS, io.signal));
     if (io.signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
     const endS = seconds(chunk.startSample + chunk.samples.length);
     checkpoint.chunks.push({ index: chunk.index, startS, endS, words });
