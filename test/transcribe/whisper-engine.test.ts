@@ -1,7 +1,8 @@
 // whisper.cpp where no whisper model can be had: the preflight's MODEL_MISSING refusal and how it
 // names the fix, the model manager deciding the preflight and (only) this engine's fingerprint,
 // GPU detection choosing the build, the worker protocol of the real program with the real native
-// binding (a file that is not a model is refused as MODEL_UNREADABLE, and the worker keeps serving),
+// binding (a file that is not a model is refused as MODEL_UNREADABLE, and the worker keeps serving;
+// a generated model loads once per worker, and a chunk the binding never answers fails in time),
 // and the merging of whisper's token segments into words.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { addModel, removeModel } from '../../src-main/models/index';
 import type { EngineLaunch } from '../../src-main/engines/adapter';
 import type { GpuReport } from '../../src-main/gates/gpu';
 import { defaultSettings } from '../../src-shared/settings/settings-schema';
+import { writeTinyWhisperModel } from './fixtures/tiny-whisper-model';
 import { CHANNEL, NO_GPU, engineEnv, itemFor, jobFor, removeTempDirs, runJob, speak, tempDir } from './helpers';
 
 const NVIDIA: GpuReport = { controllers: [{ vendor: 'NVIDIA Corporation', model: 'H200', vramMb: 143_000 }], usable: [{ vendor: 'NVIDIA Corporation', model: 'H200', vramMb: 143_000 }], slots: 1, reason: null };
@@ -144,4 +146,31 @@ describe('whisper.cpp engine', () => {
       { w: 'said', start: 11.2, end: 11.5, p: 1 },
     ]);
   });
+});
+
+describe('whisper.cpp with a generated model', () => {
+  it('loads a valid ggml model once per worker, and fails a chunk the binding never answers instead of hanging', async () => {
+    const dir = tempDir('whisper-generated');
+    const src = path.join(dir, 'ggml-tiny-random.bin');
+    writeTinyWhisperModel(src);
+    const model = await addModel({ modelsDir: path.join(dir, 'models'), source: src, sha256: createHash('sha256').update(fs.readFileSync(src)).digest('hex') });
+    expect(model.id).toBe('ggml-tiny-random');
+    const env = engineEnv(dir, { 'transcribe.whisperModel': 'ggml-tiny-random' });
+    expect(await whisperCpuAdapter.preflight(env)).toEqual({ ok: true });
+    const media = speak(dir, 'c.wav', 'a short sentence for the generated model');
+    const logs: string[][] = [[], []];
+    for (const i of [0, 1]) {
+      const job = jobFor(env, `g${i}`, media);
+      const launch = await whisperCpuAdapter.launch(job) as Extract<EngineLaunch, { kind: 'worker' }>;
+      // whisper_full() fails on this generated model, and the binding then never settles its
+      // promise (seen here: its error path releases its callbacks and calls back with one argument,
+      // which the promise ignores); the recogniser's own limit (short here) turns that into an answer.
+      const input = { ...launch.input, whisper: { ...(launch.input.whisper as Record<string, unknown>), answerTimeoutS: 3 } };
+      const o = await workers.run(`whisper.cpp-cpu:${launch.key}`, launch.command, { jobId: job.jobId, operation: 'transcribe', outputDir: job.outputDir, input }, { onLog: (e) => logs[i].push(e.text) });
+      expect(o).toMatchObject({ ok: false, code: 'DECODER_NO_ANSWER', params: { timeoutS: 3 } });
+      if (!o.ok) expect(whisperCpuAdapter.failure!(job, o)).toEqual({ disposition: 'retry' });
+    }
+    expect(logs[0]).toContain('decoder: whisper.cpp (@fugood/whisper.node, CPU build), model ggml-tiny-random (loaded)');
+    expect(logs[1]).toContain('decoder: whisper.cpp (@fugood/whisper.node, CPU build), model ggml-tiny-random (kept loaded from an earlier job)');
+  }, 120_000);
 });

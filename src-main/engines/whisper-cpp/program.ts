@@ -13,6 +13,7 @@ const whisperSchema = z.object({
   useGpu: z.boolean(),
   threads: z.number().int().positive(),
   language: z.string().min(1),
+  answerTimeoutS: z.number().positive().optional(),
 });
 
 let loaded: { key: string; recognizer: WhisperRecognizer } | null = null;

@@ -24,6 +24,17 @@ export interface WhisperSettings {
   threads: number;
   /** `auto` lets whisper detect the language. */
   language: string;
+  /** Longest wait for one chunk's answer; default ten times the chunk's length, at least a minute (the loop's heartbeat limit). */
+  answerTimeoutS?: number;
+}
+
+/**
+ * @fugood/whisper.node 1.1.3 never settles a transcription whose whisper_full() failed (its native
+ * error path calls back with one argument, which its promise ignores), so a chunk without an answer
+ * in time is failed here instead of hanging the worker until the stall timeout.
+ */
+export function answerTimeoutMs(settings: Pick<WhisperSettings, 'answerTimeoutS'>, chunkSamples: number): number {
+  return settings.answerTimeoutS !== undefined ? settings.answerTimeoutS * 1000 : Math.max(60_000, (chunkSamples / 16_000) * 10_000);
 }
 
 /** Loads the wanted build, or the CPU build when it cannot load here; says which loaded. */
@@ -72,8 +83,16 @@ export class WhisperRecognizer implements Recognizer {
     });
     const onAbort = (): void => { void handle.stop(); };
     signal.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const limitMs = answerTimeoutMs(this.settings, pcm.length);
+    const noAnswer = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        void handle.stop();
+        reject(new EngineJobError('DECODER_NO_ANSWER', 'whisper.cpp gave no answer for a chunk in time.', { timeoutS: limitMs / 1000 }));
+      }, limitMs);
+    });
     try {
-      const result = await handle.promise;
+      const result = await Promise.race([handle.promise, noAnswer]);
       if (result.isAborted || signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
       if (this.settings.language === 'auto' && result.language) this.language = result.language;
       return tokenSegmentsToWords(result.segments, offsetS);
@@ -81,6 +100,7 @@ export class WhisperRecognizer implements Recognizer {
       if (e instanceof EngineJobError) throw e;
       throw new EngineJobError('DECODER_FAILED', 'whisper.cpp could not transcribe a chunk.', {}, String((e as Error)?.message ?? e));
     } finally {
+      clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
     }
   }
