@@ -214,6 +214,9 @@ describe('lanes, why and runs, served by `backlot serve --token`', () => {
 
   beforeAll(async () => {
     lib = createFixtureLibrary(2);
+    // The fixture's media files do not exist: only the gpu lane's transcription engine stays enabled,
+    // so no engine can start here and the lanes say why (pocketsphinx would otherwise run on cpu).
+    execFileSync(process.execPath, [path.join(root, 'bin', 'backlot.mjs'), 'settings', 'set', 'engines.transcribe', 'whisper.cpp', '--data', lib.dataDir]);
     serve = await startServe(lib.dataDir, ['--token', TOKEN]);
   });
   afterAll(async () => {
@@ -230,7 +233,7 @@ describe('lanes, why and runs, served by `backlot serve --token`', () => {
     await expect.poll(() => lanes.locator('tbody th[scope="row"]').allTextContents().then((t) => t.map((x) => x.trim()))).toEqual(LANES);
     expect((await lanes.locator('thead th').allTextContents()).map((h) => h.trim())).toEqual(['Lane', 'Slots', 'Running', 'State', 'Hold', 'Action']);
     expect(await laneState(page, 'cpu')).toBe('Active');
-    // The production profile has no engines installed: the hold says so in words, not as a code.
+    // No engine of the production profile can run here: the hold says so in words, not as a code.
     expect(await laneRow(page, 'gpu').locator('td.lane-hold').textContent()).toContain('The gpu lane has no slots');
     expect(await laneRow(page, 'cpu').locator('td.lane-hold').textContent()).toContain('failed its check (ENGINE_NOT_INSTALLED)');
     expect(await pausedLanes(serve.url)).toEqual([]);

@@ -40,8 +40,10 @@ async function installNotAModel(modelsDir: string, id = 'ggml-base.en'): Promise
 describe('whisper.cpp engine', () => {
   it('refuses in its preflight with MODEL_MISSING, naming the model and how to add it', async () => {
     const env = engineEnv(tempDir('whisper-missing'));
-    for (const adapter of [whisperGpuAdapter, whisperCpuAdapter]) {
-      const p = await adapter.preflight(env);
+    // The gpu engine asks for a usable GPU first (this machine's report, or an NVIDIA one).
+    expect(await whisperGpuAdapter.preflight(env)).toMatchObject({ ok: false, code: 'NO_USABLE_GPU' });
+    for (const [adapter, gpu] of [[whisperGpuAdapter, NVIDIA], [whisperCpuAdapter, NO_GPU]] as const) {
+      const p = await adapter.preflight({ ...env, gpu });
       expect(p).toMatchObject({ ok: false, code: 'MODEL_MISSING' });
       expect(p.ok ? '' : p.message).toBe('No whisper model "ggml-base.en" is installed. Add one with: backlot models add <URL or file of ggml-base.en.bin> --sha256 <its SHA-256> --id ggml-base.en (or set transcribe.whisperModel to an installed model: backlot models list).');
     }

@@ -33,9 +33,10 @@ function whisperAdapter(id: 'whisper.cpp' | 'whisper.cpp-cpu', lane: 'gpu' | 'cp
     cost: () => (lane === 'gpu' ? { secondsFixed: 3, secondsPerMediaSecond: 0.05 } : { secondsFixed: 3, secondsPerMediaSecond: 1 }),
     fingerprint,
     async preflight(env) {
+      // GPU detection first: without a usable GPU the gpu build cannot run whatever model is there.
+      if (lane === 'gpu' && env.gpu.slots === 0) return { ok: false, code: 'NO_USABLE_GPU', message: env.gpu.reason ?? 'No usable GPU was found.' };
       const model = env.settings['transcribe.whisperModel'];
       if (!installedModel(env.modelsDir, model)) return { ok: false, code: 'MODEL_MISSING', message: modelMissingMessage(model) };
-      if (lane === 'gpu' && env.gpu.slots === 0) return { ok: false, code: 'NO_USABLE_GPU', message: env.gpu.reason ?? 'No usable GPU was found.' };
       const build = wantedBuild(lane, env.gpu);
       if (!buildInstalled(build) && !buildInstalled('default')) {
         return { ok: false, code: 'WHISPER_BUILD_MISSING', message: 'The whisper.cpp build for this platform (@fugood/whisper.node) is not installed; run npm ci.' };
