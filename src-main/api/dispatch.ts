@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { API, isApiMethod, type ApiErrorDto, type ApiHandlers, type ApiMethod } from '../../src-shared/api/contract';
 import type { ApiOutcome } from '../../src-shared/api/bridge';
 import { isBacklotError } from '../../src-shared/errors';
+import { storageErrorCode } from '../db/storage-errors';
 
 export interface DispatchOptions {
   /** Where an unexpected failure's details go; the caller only ever gets INTERNAL and a sentence. */
@@ -40,6 +41,9 @@ export async function dispatch(
   } catch (e) {
     if (isBacklotError(e)) return fail(e.code, e.message);
     if (e instanceof z.ZodError) return fail('INVALID_REQUEST', zodSentence(method, e));
+    const storage = storageErrorCode(e);
+    if (storage === 'DISK_FULL') return fail('DISK_FULL', `The disk holding the library is full, so ${method} could not write; free some space and try again.`);
+    if (storage === 'IO_ERROR') return fail('IO_ERROR', `Reading or writing the library failed while handling ${method}; the details are in the host's log.`);
     report(options, method, e);
     return fail('INTERNAL', `Backlot failed while handling ${method}; the details are in the host's log.`);
   }

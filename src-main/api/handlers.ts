@@ -12,7 +12,12 @@ import { RunHistory } from '../runs/history';
 import { Dispatcher } from '../dispatch/dispatcher';
 import { laneStatuses, setLanePaused } from '../dispatch/lane-status';
 import { retryWork } from '../work/retry';
-import { requireSettingKey } from '../settings/settings-store';
+import { requireSettingKey, SettingsStore } from '../settings/settings-store';
+import { ytDlpLister } from '../engines/yt-dlp-listing/probe';
+import { resourcesDir } from '../engines/resources';
+import { redactUrl } from '../library/net/url-policy';
+import { spendReport } from '../runs/spend-report';
+import { itemDigest } from '../api/read-digest';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers {
   // A host opened without a dispatcher (tests, a reader) still answers explain and lanes from the
@@ -20,7 +25,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
   const d = dispatcher ?? new Dispatcher(host, { dataDir: path.dirname(host.db.name), profile: 'production' });
   const arbiter = () => d.prepare();
   const summary = (c: ChannelRecord): ChannelSummary => ({
-    id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.source,
+    id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.kind === 'folder' ? c.source : redactUrl(c.source),
     items: host.library.itemCounts().get(c.id) ?? 0,
   });
   const libraryChanged = async () => {
@@ -33,7 +38,8 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     'library.list': () => ({ channels: host.library.channels().map(summary) }),
 
     'library.add': async ({ source, title }) => {
-      const { channel } = await addSource(host, source, { title });
+      const settings = new SettingsStore(host.db).values();
+      const { channel } = await addSource(host, source, { title, lister: ytDlpLister({ resourcesDir: resourcesDir(), settings }), maxBytes: settings['feeds.maxBytes'] });
       await libraryChanged();
       return { channel: summary(host.library.channel(channel.id) ?? channel) };
     },
@@ -113,6 +119,11 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       host.emit('lanes-changed');
       return a.treeStore.currentOrDefault(a.laneKeys(), now);
     },
+
+    'notices.list': ({ after }) => ({ notices: [...host.notices(after ?? 0)] }),
+    'spend.get': () => spendReport(host.db, host.now(), d.settings.get('spend.capUsd'), d.settings.get('spend.window')),
+
+    'digest.get': async ({ item }) => itemDigest(host, await arbiter(), item),
 
     'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),
   };

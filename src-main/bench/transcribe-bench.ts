@@ -97,7 +97,7 @@ export async function benchTranscribe(options: TranscribeBenchOptions): Promise<
         const outputDir = fs.mkdtempSync(path.join(tmp, 'job-'));
         const job: JobContext = {
           env, jobId: `bench-${n}`, outputDir, operation: 'transcribe', channel: channel(), item: item(r, pass),
-          inputs: { download: r.file }, attempts: 0, defaultOutputDir: outputDir,
+          inputs: { download: r.file }, attempts: 0, defaultOutputDir: outputDir, budgetUsd: null,
         };
         const launch = await adapter.launch(job);
         const started = performance.now();

@@ -1,8 +1,9 @@
 // The `backlot` command line: parses the command word, hands the rest to that command, and turns
 // every refusal into one sentence on stderr and a non-zero exit. Never a stack trace.
 import { isBacklotError } from '../../src-shared/errors';
-import { COMMANDS, printHelp } from './commands/index';
+import { COMMANDS, printCommandHelp, printHelp } from './commands/index';
 import { CliUsageError } from './args';
+import { storageErrorCode } from '../db/storage-errors';
 
 async function main(argv: string[]): Promise<number> {
   const [word, ...rest] = argv;
@@ -12,6 +13,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === word);
   if (!command) throw new CliUsageError(`Unknown command "${word}"; run "backlot --help" for the list.`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    printCommandHelp(command);
+    return 0;
+  }
   return await command.run(rest);
 }
 
@@ -29,6 +34,12 @@ main(process.argv.slice(2)).then(
       process.exitCode = err.exitCode;
     } else if (isBacklotError(err)) {
       process.stderr.write(`backlot: ${err.code}: ${err.message}\n`);
+      process.exitCode = 1;
+    } else if (storageErrorCode(err) === 'DISK_FULL') {
+      process.stderr.write('backlot: DISK_FULL: The disk holding the library is full; free some space and try again.\n');
+      process.exitCode = 1;
+    } else if (storageErrorCode(err) === 'IO_ERROR') {
+      process.stderr.write(`backlot: IO_ERROR: Reading or writing the library failed (${(err as { code?: string }).code ?? 'I/O error'}).\n`);
       process.exitCode = 1;
     } else {
       process.stderr.write(`backlot: INTERNAL: ${(err as Error)?.message ?? String(err)}\n`);

@@ -5,8 +5,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BacklotError } from '../../src-shared/errors';
 import { migrate } from './migrate';
+import { storageErrorCode } from './storage-errors';
 
 export type Db = Database.Database;
+
+/** Connections opened on a full disk (docs/reliability.md "Disk full"): they hold the file exclusively. */
+const exclusive = new WeakSet<Db>();
+
+export function openedExclusively(db: Db): boolean {
+  return exclusive.has(db);
+}
 
 export function openDatabase(file: string, options: { migrateTo?: number; durable?: boolean } = {}): Db {
   if (file !== ':memory:') {
@@ -22,7 +30,18 @@ export function openDatabase(file: string, options: { migrateTo?: number; durabl
   } catch (e) {
     throw new BacklotError('DATABASE_UNOPENABLE', `Cannot open the database ${file}: ${(e as Error).message}.`);
   }
-  db.pragma('journal_mode = WAL');
+  try {
+    db.pragma('journal_mode = WAL');
+  } catch (e) {
+    // On a full disk WAL's shared-memory index cannot be created: hold the file exclusively, which
+    // keeps the index in memory, so the host can still read (and write once space returns).
+    if (!storageErrorCode(e)) throw e;
+    db.close();
+    db = new Database(file);
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    exclusive.add(db);
+  }
   // A simulator's scratch file needs no durability against power loss; the app's library does.
   db.pragma(options.durable === false ? 'synchronous = OFF' : 'synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

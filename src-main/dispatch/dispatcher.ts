@@ -25,6 +25,10 @@ import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import { LANE_KEYS, type SettingKey, type SettingsValues } from '../../src-shared/settings/settings-schema';
 import { resourcesDir } from '../engines/resources';
 import { UnitProgress, type ProgressReport } from './unit-progress';
+import { DiskFullState } from '../gates/disk-full';
+import { storageErrorCode } from '../db/storage-errors';
+import { attachAcquisition, detachAcquisition, type Acquisition } from '../gates/acquisition';
+import { calendarPeriod } from '../../src-shared/schedule/calendar-period';
 
 export interface DispatcherOptions {
   dataDir: string;
@@ -48,6 +52,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const DISK_REFRESH_MS = 30_000;
 const PRUNE_EVERY_MS = 6 * 3600_000;
 const OTHER_WRITERS_CHECK_MS = 5_000;
+/** While the disk is full, how often its free space is read again. */
+const DISK_FULL_RECHECK_MS = 2_000;
 /** What a download is expected to write per second of media (2 Mbit/s), reserved against the disk gate. */
 const DOWNLOAD_BYTES_PER_MEDIA_SECOND = 250_000;
 
@@ -63,6 +69,8 @@ export class Dispatcher {
   private readonly lock: DispatcherLock;
   private executor!: EngineExecutor;
   private readonly disk: SystemDiskProbe;
+  /** Cooldowns, pacing, caps, the ENOSPC shortfall and the folder watcher (docs/acquisition.md). */
+  readonly acquisition: Acquisition;
   private wakeQueued = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly intervals: NodeJS.Timeout[] = [];
@@ -73,11 +81,21 @@ export class Dispatcher {
   private rebuildsPending = 0;
   private readonly endedListeners = new Set<(e: UnitEnded) => void>();
   private readonly settledListeners = new Set<() => void>();
+  readonly diskFull: DiskFullState;
+  private diskFullTimer: NodeJS.Timeout | null = null;
+  /** The startup sweep could not be written (a restart on a full disk): it runs when space returns. */
+  private sweepPending = false;
+  /** When the current channel-digest period ends: every roll-up is derived again then. */
+  private rollupBoundary = Number.POSITIVE_INFINITY;
+  /** Lanes whose spend-cap notice went out; cleared once the lane no longer holds at the cap. */
+  private readonly capNoticed = new Set<string>();
 
   constructor(private readonly host: Host, private readonly options: DispatcherOptions) {
     this.settings = new SettingsStore(host.db);
     this.lock = new DispatcherLock(host.db, `dispatcher-${randomUUID()}`);
     this.disk = new SystemDiskProbe(options.dataDir);
+    this.diskFull = new DiskFullState(options.dataDir, () => this.settings.get('diskFull.resumeAboveBytes'));
+    this.acquisition = attachAcquisition(host, options.dataDir, () => this.settings.values(), this.disk, () => this.wake());
   }
 
   isDispatching(): boolean {
@@ -104,10 +122,16 @@ export class Dispatcher {
         if (this.registry.failPreflight(engineId, unit.operation, preflight)) this.arbiter.bindingsChanged();
         this.host.emit('lanes-changed');
       },
+      reserveSpend: (unit, usd) => {
+        const hold = this.arbiter.reserveUnitUsd(unit, usd, this.host.now());
+        if (hold) return { ok: false, hold };
+        return { ok: true, budgetUsd: this.arbiter.settings().spendCapUsd === null ? null : usd };
+      },
     });
     await this.disk.refresh();
     this.arbiter = new Arbiter(this.host, this.config(values, this.registry.bindings, this.gpu));
     this.manual = new ManualRuns(this.host, this.arbiter);
+    this.host.work.useRollupPeriod(values['digest.channel.period']);
     return this.arbiter;
   }
 
@@ -119,21 +143,33 @@ export class Dispatcher {
     return buildEngineRegistry({ profile: this.options.profile, env, test: this.options.test, extra: this.options.extraAdapters });
   }
 
-  /** Takes the lock, sweeps what a dead process left, and starts dispatching. */
+  /**
+   * Takes the lock, sweeps what a dead process left, and starts dispatching. On a full disk it
+   * starts held (DISK_FULL) instead of failing, and takes the lock and sweeps once space returns.
+   */
   async start(): Promise<{ interruptedRuns: number; releasedClaims: number }> {
-    this.lock.acquire();
+    let swept = { interruptedRuns: 0, releasedClaims: 0 };
+    try {
+      this.lock.acquire();
+    } catch (e) {
+      if (!storageErrorCode(e)) throw e;
+      this.sweepPending = true;
+    }
     await this.prepare();
-    await sweepTemporaryOutputs(this.options.dataDir, {
-      wasRecorded: (jobId) => this.host.db.prepare('SELECT 1 FROM work WHERE output_job = ?').get(jobId) !== undefined,
-    });
-    const swept = this.host.transaction(() => {
-      this.noteEngineFingerprints();
-      return this.arbiter.startupSweep(this.host.now());
-    });
+    if (!this.sweepPending) {
+      try {
+        swept = await this.sweep();
+      } catch (e) {
+        if (!storageErrorCode(e)) throw e;
+        this.sweepPending = true;
+      }
+    }
+    this.rollupBoundary = calendarPeriod(this.host.now(), this.host.work.rollupPeriod()).end;
     this.dispatching = true;
+    if (this.sweepPending) this.enterDiskFull();
     this.unsubscribe = this.settings.onChange((change) => this.applySettings(change.key));
-    this.intervals.push(setInterval(() => { if (!this.lock.renew()) void this.stop(); }, 10_000));
-    this.intervals.push(setInterval(() => { void this.disk.refresh().then(() => this.wake()); }, DISK_REFRESH_MS));
+    this.intervals.push(setInterval(() => this.renewLock(), 10_000));
+    this.intervals.push(setInterval(() => { void this.disk.refresh().then(() => this.wake(), () => undefined); }, DISK_REFRESH_MS));
     this.intervals.push(setInterval(() => this.prune(), PRUNE_EVERY_MS));
     // Only another process's commit (a CLI pause, tree or scan) is looked for here; everything this
     // process changes wakes the arbiter directly.
@@ -141,8 +177,71 @@ export class Dispatcher {
     for (const i of this.intervals) i.unref();
     this.prune();
     this.startedAt = this.host.now();
+    this.acquisition.startWatching();
     this.wake();
     return swept;
+  }
+
+  private async sweep(): Promise<{ interruptedRuns: number; releasedClaims: number }> {
+    await sweepTemporaryOutputs(this.options.dataDir, {
+      wasRecorded: (jobId) => this.host.db.prepare('SELECT 1 FROM work WHERE output_job = ?').get(jobId) !== undefined,
+    });
+    return this.host.transaction(() => {
+      this.noteEngineFingerprints();
+      // A period may have ended while no host ran: every roll-up is derived for the current one.
+      this.host.work.recomputeRollups(this.host.now());
+      return this.arbiter.startupSweep(this.host.now());
+    });
+  }
+
+  /** The lock's lease, every 10 s; a full disk keeps the lock (nobody else can write either). */
+  private renewLock(): void {
+    try {
+      if (!this.lock.renew()) void this.stop();
+    } catch (e) {
+      if (storageErrorCode(e) === 'DISK_FULL') this.enterDiskFull();
+      else this.reportInternal('renewing the dispatcher lock', e);
+    }
+  }
+
+  /**
+   * Nothing can be written: every lane holds (DISK_FULL), one notice goes out per episode, and the
+   * free space is read every couple of seconds until there is room again.
+   */
+  private enterDiskFull(): void {
+    const now = this.host.now();
+    if (this.diskFull.enter(now)) {
+      const status = this.diskFull.status();
+      this.host.notify({ kind: 'disk-full', at: now, code: 'DISK_FULL', params: { path: status?.path ?? this.options.dataDir, freeBytes: status?.freeBytes ?? null }, target: { view: 'lanes' } });
+    }
+    this.host.emit('lanes-changed');
+    if (this.diskFullTimer || this.stopped) return;
+    this.diskFullTimer = setInterval(() => { void this.recheckDiskFull(); }, DISK_FULL_RECHECK_MS);
+  }
+
+  private async recheckDiskFull(): Promise<void> {
+    if (this.stopped || !this.diskFull.recheck()) return;
+    if (this.diskFullTimer) clearInterval(this.diskFullTimer);
+    this.diskFullTimer = null;
+    try {
+      if (this.sweepPending) {
+        this.lock.acquire();
+        await this.sweep();
+        this.sweepPending = false;
+      } else {
+        // Units whose end could not be recorded left their claims: free that work now.
+        this.host.transaction(() => this.arbiter.releaseOrphanClaims(this.host.now()));
+      }
+    } catch (e) {
+      if (storageErrorCode(e)) return this.enterDiskFull();
+      this.reportInternal('resuming after the disk filled', e);
+    }
+    this.host.emit('lanes-changed');
+    this.wake();
+  }
+
+  private reportInternal(what: string, e: unknown): void {
+    process.stderr.write(`backlot: INTERNAL while ${what}: ${(e as Error)?.message ?? String(e)}\n`);
   }
 
   /** An engine whose fingerprint changed since the last start: only the outputs it made go stale. */
@@ -161,13 +260,19 @@ export class Dispatcher {
       lanes,
       bindings,
       retry: { maxAttempts: s['retry.maxAttempts'], baseS: s['retry.baseS'], maxS: s['retry.maxS'], jitter: s['retry.jitter'] },
-      disk: { probe: this.disk, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] }, bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND },
+      disk: {
+        probe: this.acquisition.diskProbe, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] },
+        bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND, expectedBytes: (itemId, estimate) => this.acquisition.expectedBytes(itemId, estimate),
+      },
+      firstGates: [this.diskFull.gate],
       spendCapUsd: s['spend.capUsd'],
       spendWindowStart: (now) => spendWindowStart(now, s['spend.window']),
       quietHours: s.quietHours,
       wallTime: localWallTime,
       leaseS: s['claims.leaseS'],
       actor: 'arbiter',
+      extraGates: this.acquisition.gates(),
+      spendCapPerUnit: true,
     };
   }
 
@@ -178,6 +283,12 @@ export class Dispatcher {
       retry: next.retry, disk: next.disk, spendCapUsd: next.spendCapUsd, spendWindowStart: next.spendWindowStart,
       quietHours: next.quietHours, slots: Object.fromEntries(next.lanes.map((l) => [l.queueKey, l.slots])),
     });
+    if (key === 'digest.channel.period') {
+      const now = this.host.now();
+      this.host.transaction(() => this.host.work.setRollupPeriod(values['digest.channel.period'], now));
+      this.rollupBoundary = calendarPeriod(now, values['digest.channel.period']).end;
+    }
+    if (key === 'spend.capUsd' || key === 'spend.window') this.capNoticed.clear();
     // Engines read settings (which are enabled, their models and options): the registry is built
     // again and units started from then on use it; running ones finish as they began.
     if (key.startsWith('engines.') || key.includes('.engine') || this.options.profile === 'production') void this.rebuildEngines(values);
@@ -192,14 +303,25 @@ export class Dispatcher {
       this.registry = registry;
       this.env = env;
       this.executor.reconfigure(registry, env);
-      this.host.transaction(() => this.noteEngineFingerprints());
+      try {
+        this.host.transaction(() => this.noteEngineFingerprints());
+      } catch (e) {
+        if (storageErrorCode(e) !== 'DISK_FULL') throw e;
+        this.enterDiskFull();
+      }
       this.arbiter.reconfigure({ bindings: registry.bindings });
       this.host.emit('lanes-changed');
       this.wake();
     };
     this.rebuildsPending++;
     const counted = async (): Promise<void> => {
-      try { await run(); } finally { this.rebuildsPending--; }
+      try {
+        await run();
+      } catch (e) {
+        this.reportInternal('applying changed engine settings', e);
+      } finally {
+        this.rebuildsPending--;
+      }
     };
     this.rebuilding = (this.rebuilding ?? Promise.resolve()).then(counted, counted);
     return this.rebuilding;
@@ -217,12 +339,26 @@ export class Dispatcher {
 
   private tick(): void {
     const now = this.host.now();
-    const claimed = this.host.transaction(() => {
-      this.arbiter.advance(now);
-      return this.arbiter.fill(now);
-    });
+    let claimed: RunningUnit[];
+    try {
+      claimed = this.host.transaction(() => {
+        if (now >= this.rollupBoundary) {
+          this.host.work.recomputeRollups(now);
+          this.rollupBoundary = calendarPeriod(now, this.host.work.rollupPeriod()).end;
+        }
+        this.arbiter.advance(now);
+        return this.arbiter.fill(now);
+      });
+    } catch (e) {
+      // The fill rolled back with its claims; a full disk holds everything until space returns.
+      if (storageErrorCode(e) === 'DISK_FULL') this.enterDiskFull();
+      else this.reportInternal('filling free slots', e);
+      this.scheduleTimer(now);
+      return;
+    }
     // Claim, commit, then start: an engine never runs on a claim that could still roll back.
     for (const unit of claimed) this.startUnit(unit);
+    this.noticeSpendCap(now);
     this.host.emit('lanes-changed');
     this.scheduleTimer(now);
     if (this.isSettled()) {
@@ -253,6 +389,25 @@ export class Dispatcher {
     return () => this.endedListeners.delete(listener);
   }
 
+  /** A spending lane that holds at the cap tells a person once, until it lets go (docs/digests.md "Money"). */
+  private noticeSpendCap(now: number): void {
+    const cap = this.arbiter.settings().spendCapUsd;
+    for (const lane of this.arbiter.laneConfigs()) {
+      if (!lane.contendsFor.includes('spend')) continue;
+      const gate = this.arbiter.laneHold(lane, now);
+      const hold = gate?.code === 'SPEND_CAP' ? gate : gate ? null : this.arbiter.spendCapHold(lane, now);
+      if (!hold || cap === null) { if (!gate) this.capNoticed.delete(lane.queueKey); continue; }
+      if (this.capNoticed.has(lane.queueKey)) continue;
+      this.capNoticed.add(lane.queueKey);
+      const window = this.settings.get('spend.window');
+      this.host.notify({
+        kind: 'spend-cap-reached', at: now, code: 'SPEND_CAP',
+        params: { lane: lane.queueKey, capUsd: cap, spentUsd: Math.round(this.arbiter.spentUsd(now) * 1e6) / 1e6, window, until: calendarPeriod(now, window).end },
+        target: { view: 'settings', key: 'spend.capUsd' },
+      });
+    }
+  }
+
   private startUnit(unit: RunningUnit): void {
     this.progress.started(unit, this.host.now());
     this.executor.start(unit);
@@ -260,7 +415,10 @@ export class Dispatcher {
 
   private scheduleTimer(now: number): void {
     if (this.timer) clearTimeout(this.timer);
-    const next = this.arbiter.nextWake(now);
+    let next = this.arbiter.nextWake(now);
+    // A new spend window lets a capped lane go; a new period re-derives the channel digests.
+    const edges = [this.rollupBoundary, this.arbiter.settings().spendCapUsd === null ? Infinity : calendarPeriod(now, this.settings.get('spend.window')).end];
+    for (const t of edges) if (Number.isFinite(t) && (next === null || t < next)) next = t;
     if (next === null) { this.timer = null; return; }
     const ms = Math.min(MAX_TIMER_MS, Math.max(0, (next - now) * 1000));
     this.timer = setTimeout(() => this.wake(), ms);
@@ -275,7 +433,11 @@ export class Dispatcher {
       failedTerminally = this.host.transaction(() => this.arbiter.complete(unit, result, this.host.now())).failedTerminally;
     } catch (e) {
       if (isBacklotError(e) && e.code === 'CLAIM_LAPSED') return false;
-      throw e;
+      // Nothing was recorded: the claim stays until its lease lapses, and the work is done again
+      // then. A full disk holds every writer meanwhile; no error ever escapes to the engine's driver.
+      if (storageErrorCode(e) === 'DISK_FULL') this.enterDiskFull();
+      else this.reportInternal(`recording ${unit.operation} of ${unit.itemId}`, e);
+      return false;
     }
     this.host.emit('snapshot-changed');
     this.host.emit('runs-changed');
@@ -326,14 +488,21 @@ export class Dispatcher {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    await detachAcquisition(this.acquisition);
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
+    if (this.diskFullTimer) clearInterval(this.diskFullTimer);
     for (const i of this.intervals) clearInterval(i);
     if (!this.dispatching) return;
     await this.executor?.stop();
     if (this.host.db.open) {
-      this.host.transaction(() => this.arbiter.startupSweep(this.host.now()));
-      this.lock.release();
+      try {
+        this.host.transaction(() => this.arbiter.startupSweep(this.host.now()));
+        this.lock.release();
+      } catch (e) {
+        // A full disk at shutdown: the next start's sweep marks these runs interrupted instead.
+        if (!storageErrorCode(e)) throw e;
+      }
     }
   }
 }

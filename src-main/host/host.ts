@@ -11,6 +11,7 @@ import { wallClock, type Clock } from '../system/clock';
 import { hostNotice, type HostEvent } from '../../src-shared/api/contract';
 import type { HostNotice } from '../../src-shared/notices/notice';
 import { BacklotError } from '../../src-shared/errors';
+import type { OperationId } from '../../src-shared/catalog/operations';
 
 /** Notices kept for windows that open later (the newest last). */
 const NOTICES_KEPT = 200;
@@ -20,6 +21,8 @@ export interface HostOptions {
   clock?: Clock;
   /** false for scratch databases (the simulator): skips fsync, keeps every other guarantee. */
   durable?: boolean;
+  /** The operations whose work is derived (default: the catalog); the simulator names the design's seven. */
+  operations?: readonly OperationId[];
 }
 
 export class Host {
@@ -37,9 +40,18 @@ export class Host {
     this.clock = options.clock ?? wallClock;
     this.db = openDatabase(options.databaseFile, { durable: options.durable });
     this.uow = new UnitOfWork(this.db);
-    this.work = new WorkStore(this.uow);
+    this.work = new WorkStore(this.uow, { operations: options.operations });
     this.library = new LibraryRepository(this.db, this.work);
     this.backfillWork();
+    this.backfillChannelWork();
+  }
+
+  /** A channel operation added after a library was made (channel-digest) gets its rows on first open. */
+  private backfillChannelWork(): void {
+    const missing = this.work.channelsMissingWork();
+    if (missing.length === 0) return;
+    const now = this.now();
+    this.transaction(() => { for (const id of missing) this.work.ensureChannel(id, now); });
   }
 
   /** A library from before the work table (schema 1) gets its derived states once, on upgrade. */

@@ -62,8 +62,42 @@ export const laneStatus = z.object({
 });
 export type LaneStatusDto = z.infer<typeof laneStatus>;
 
+const spendPeriod = z.object({
+  key: z.string(), start: z.number(), end: z.number(), usd: z.number(), requests: z.number().int(),
+  inputTokens: z.number().int(), outputTokens: z.number().int(), estimatedUsd: z.number(),
+});
+export const spendReportDto = z.object({
+  at: z.number(), capUsd: z.number().nullable(), window: z.enum(['day', 'week', 'month']),
+  windowUsd: z.number(), remainingUsd: z.number().nullable(), day: spendPeriod, week: spendPeriod, month: spendPeriod,
+});
+export type SpendReportDto = z.infer<typeof spendReportDto>;
+
+/** `backlot digest ITEM --json`: the contract's keys exactly. */
+export const digestAnswerDto = z.object({
+  item: z.string(), engine: z.string(), summary: z.string(),
+  moments: z.array(z.object({ start: z.number(), speaker: z.string().nullable(), text: z.string() })),
+  usd: z.number(),
+});
+
 export const apiError = z.object({ code: z.string(), message: z.string() });
 export type ApiErrorDto = z.infer<typeof apiError>;
+
+export const hostNotice = z.object({
+  kind: z.enum(NOTICE_KINDS),
+  at: z.number(),
+  code: z.string().min(1),
+  params: z.record(z.string(), z.unknown()),
+  target: z.discriminatedUnion('view', [
+    z.object({ view: z.literal('runs'), run: z.number().int().optional() }).strict(),
+    z.object({ view: z.literal('lanes'), lane: z.string().optional() }).strict(),
+    z.object({ view: z.literal('item'), item: z.string().min(1) }).strict(),
+    z.object({ view: z.literal('settings'), key: z.string().optional() }).strict(),
+    z.object({ view: z.literal('library'), channel: z.string().optional() }).strict(),
+  ]),
+}).strict() satisfies z.ZodType<HostNotice>;
+
+/** A notice as the window lists it: its place in the host's log first. */
+export const hostNoticeWithId = hostNotice.extend({ id: z.number().int().positive() });
 
 /** Method name -> request and response schema. */
 export const API = {
@@ -127,6 +161,12 @@ export const API = {
     request: z.object({ tree: z.unknown() }),
     response: z.object({ version: z.number().int(), tree: z.unknown() }),
   },
+  'notices.list': {
+    request: z.object({ after: z.number().int().nonnegative().optional() }),
+    response: z.object({ notices: z.array(hostNoticeWithId) }),
+  },
+  'spend.get': { request: z.object({}), response: spendReportDto },
+  'digest.get': { request: z.object({ item: z.string().min(1) }), response: digestAnswerDto },
   'runs.list': {
     request: z.object({ limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional() }),
     response: z.object({ runs: z.array(runDto) }),
@@ -143,19 +183,7 @@ export function isApiMethod(name: unknown): name is ApiMethod {
 }
 
 /** A notice for a person (src-shared/notices/notice.ts): what Host.notify checks before it emits one. */
-export const hostNotice = z.object({
-  kind: z.enum(NOTICE_KINDS),
-  at: z.number(),
-  code: z.string().min(1),
-  params: z.record(z.string(), z.unknown()),
-  target: z.discriminatedUnion('view', [
-    z.object({ view: z.literal('runs'), run: z.number().int().optional() }).strict(),
-    z.object({ view: z.literal('lanes'), lane: z.string().optional() }).strict(),
-    z.object({ view: z.literal('item'), item: z.string().min(1) }).strict(),
-    z.object({ view: z.literal('settings'), key: z.string().optional() }).strict(),
-    z.object({ view: z.literal('library'), channel: z.string().optional() }).strict(),
-  ]),
-}).strict() satisfies z.ZodType<HostNotice>;
+
 
 // The host's pushed events live in their own zod-free module, so the window can read frames
 // without bundling the schemas; re-exported here because this file is the contract.

@@ -1,12 +1,14 @@
 // The policy tree arrives as untrusted JSON (UI edits, scenario files, the database); this is the
 // one gate that turns it into a typed PolicyNode or refuses it with a sentence naming the node.
 import { BacklotError } from '../errors';
-import { OPERATION_IDS } from '../catalog/operations';
+import { OPERATION_IDS, type OperationId } from '../catalog/operations';
 import { POLICY_MODES, POLICY_ORDERS, POLICY_POSTURES, type PolicyMatch, type PolicyNode } from './tree';
 
 export interface PolicyValidationContext {
   /** The lanes (queue keys) a `match.lane` may name. */
   lanes: readonly string[];
+  /** The operations a `match.operation` may name (default: the catalog's; the simulator's seven). */
+  operations?: readonly OperationId[];
   /** Where the tree sits in the caller's document, e.g. `events[3].tree`; paths in messages and
    *  in the error's `path` start here. Default `tree`. */
   path?: string;
@@ -118,7 +120,7 @@ function validateMatch(input: unknown, id: string, path: string, ctx: PolicyVali
   const match: PolicyMatch = {};
   if (input.channel !== undefined) match.channel = stringList(input.channel, id, path, 'match.channel');
   if (input.platform !== undefined) match.platform = stringList(input.platform, id, path, 'match.platform');
-  if (input.operation !== undefined) match.operation = oneOf(input.operation, OPERATION_IDS, id, path, 'match.operation');
+  if (input.operation !== undefined) match.operation = oneOf(input.operation, ctx.operations ?? OPERATION_IDS, id, path, 'match.operation');
   if (input.lane !== undefined) match.lane = oneOf(input.lane, ctx.lanes, id, path, 'match.lane');
   if (input.publishedWithinS !== undefined) {
     match.publishedWithinS = positiveNumber(input.publishedWithinS, id, path, 'match.publishedWithinS');

@@ -3,21 +3,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { dispatch } from '../../src-main/api/dispatch';
-import type { ApiHandlers } from '../../src-shared/api/contract';
+import { API, type ApiHandlers } from '../../src-shared/api/contract';
 import { BacklotError } from '../../src-shared/errors';
 
 const channel = { id: 'c1', kind: 'folder' as const, platform: 'folder', title: 'Films', source: '/films', items: 2 };
 
 function handlers(overrides: Partial<ApiHandlers> = {}): ApiHandlers {
   const unused = () => { throw new Error('not used in this test'); };
-  return {
-    'library.list': () => ({ channels: [channel] }),
-    'library.add': unused, 'library.scan': unused, 'snapshot.get': unused, 'explain.get': unused,
-    'lanes.list': unused, 'lanes.pause': unused, 'lanes.resume': unused, 'runs.list': unused,
-    'runs.runNow': unused, 'runs.doNext': unused, 'runs.lastPerJob': unused, 'runs.logs': unused,
-    'work.retry': unused, 'settings.list': unused, 'settings.set': unused, 'tree.get': unused, 'tree.set': unused,
-    ...overrides,
-  };
+  const all = Object.fromEntries(Object.keys(API).map((m) => [m, unused])) as unknown as ApiHandlers;
+  return { ...all, 'library.list': () => ({ channels: [channel] }), ...overrides };
 }
 
 const quiet = { onInternalError: () => undefined };

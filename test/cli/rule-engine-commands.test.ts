@@ -80,7 +80,7 @@ describe('backlot tree', () => {
 
 describe('backlot bench and serve refusals', () => {
   it('refuses an unknown benchmark, a bad tree name and a bad engine profile', () => {
-    refused(backlot('bench', 'warp'), 2, 'bench knows snapshot, sim, uploads and pipeline');
+    refused(backlot('bench', 'warp'), 2, 'bench knows snapshot, sim, uploads, pipeline');
     refused(backlot('bench', 'uploads', '--tree', 'lifo'), 2, '--tree must be default or fifo, got "lifo".');
     refused(backlot('serve', '--data', data, '--engines', 'magic'), 2, '--engines must be one of production, test, got "magic".');
     refused(backlot('serve', '--data', data, '--engines', 'test', '--test-chunk-ms', 'soon'), 2, '--test-chunk-ms must be a number of milliseconds');

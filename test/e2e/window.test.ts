@@ -213,10 +213,9 @@ describe('lanes, why and runs, served by `backlot serve --token`', () => {
   let serve: { proc: ChildProcess; url: string };
 
   beforeAll(async () => {
-    lib = createFixtureLibrary(2);
-    // The fixture's media files do not exist: only the gpu lane's transcription engine stays enabled,
-    // so no engine can start here and the lanes say why (pocketsphinx would otherwise run on cpu).
-    execFileSync(process.execPath, [path.join(root, 'bin', 'backlot.mjs'), 'settings', 'set', 'engines.transcribe', 'whisper.cpp', '--data', lib.dataDir]);
+    // The fixture's media files do not exist: with diarization off and only the gpu lane's
+    // transcription engine on (pocketsphinx would run on the cpu lane), nothing reachable can start.
+    lib = createFixtureLibrary(2, { 'engines.diarize': [], 'engines.download': [], 'engines.transcribe': ['whisper.cpp'] });
     serve = await startServe(lib.dataDir, ['--token', TOKEN]);
   });
   afterAll(async () => {
@@ -233,9 +232,11 @@ describe('lanes, why and runs, served by `backlot serve --token`', () => {
     await expect.poll(() => lanes.locator('tbody th[scope="row"]').allTextContents().then((t) => t.map((x) => x.trim()))).toEqual(LANES);
     expect((await lanes.locator('thead th').allTextContents()).map((h) => h.trim())).toEqual(['Lane', 'Slots', 'Running', 'State', 'Hold', 'Action']);
     expect(await laneState(page, 'cpu')).toBe('Active');
-    // No engine of the production profile can run here: the hold says so in words, not as a code.
+    // A lane whose engines cannot start says so in words, not as a code (every download engine is
+    // turned off in this library's settings); the cpu lane has the speaker engines, so nothing holds it.
     expect(await laneRow(page, 'gpu').locator('td.lane-hold').textContent()).toContain('The gpu lane has no slots');
-    expect(await laneRow(page, 'cpu').locator('td.lane-hold').textContent()).toContain('failed its check (ENGINE_NOT_INSTALLED)');
+    expect(await laneRow(page, 'download').locator('td.lane-hold').textContent()).toContain('failed its check (NO_ENGINE_ENABLED)');
+    expect(await laneRow(page, 'cpu').locator('td.lane-hold').textContent()).toContain('Nothing holds it.');
     expect(await pausedLanes(serve.url)).toEqual([]);
 
     await page.getByRole('button', { name: 'Pause the cpu lane' }).click();

@@ -97,7 +97,7 @@ export function jobFor(env: EngineEnvironment, itemId: string, mediaPath: string
   const outputDir = fs.mkdtempSync(path.join(env.dataDir, 'job-'));
   return {
     env, jobId: `job-${++jobs}`, outputDir, operation: 'transcribe', channel: CHANNEL, item: itemFor(itemId, mediaPath),
-    inputs: mediaPath ? { download: mediaPath } : {}, attempts: 0, defaultOutputDir: path.join(env.dataDir, 'outputs', itemId),
+    inputs: mediaPath ? { download: mediaPath } : {}, attempts: 0, defaultOutputDir: path.join(env.dataDir, 'outputs', itemId), budgetUsd: null,
   };
 }
 

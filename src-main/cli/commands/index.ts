@@ -14,11 +14,16 @@ import { runCommand } from './run';
 import { itemsCommand } from './items';
 import { enginesCommand } from './engines';
 import { redoCommand } from './redo';
+import { speakersCommand } from './speakers';
+import { digestCommand } from './digest';
+import { spendCommand } from './spend';
 import { modelsCommand } from './models';
 export interface Command {
   name: string;
   summary: string;
   usage: string;
+  /** The full usage `backlot COMMAND --help` prints; the one-line usage when absent. */
+  help?: string;
   run(args: string[]): Promise<number>;
 }
 
@@ -39,8 +44,16 @@ export const COMMANDS: Command[] = [
   itemsCommand,
   enginesCommand,
   redoCommand,
+  speakersCommand,
+  digestCommand,
+  spendCommand,
   modelsCommand,
 ];
+
+/** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */
+export function printCommandHelp(command: Command): void {
+  process.stdout.write(`${command.summary}.\n\nUsage: ${command.help ?? `backlot ${command.usage}`}\n`);
+}
 
 export function printHelp(): void {
   const lines = [

@@ -29,7 +29,7 @@ export interface WhisperSettings {
 }
 
 /**
- * @fugood/whisper.node 1.1.3 never settles a transcription whose whisper_full() failed (its native
+ * @fugood/whisper.node 1.1.1 never settles a transcription whose whisper_full() failed (its native
  * error path calls back with one argument, which its promise ignores), so a chunk without an answer
  * in time is failed here instead of hanging the worker until the stall timeout.
  */

@@ -1,0 +1,129 @@
+// A full disk never kills the host (issue 9): on a small tmpfs the test mounts (CI runs as root),
+// filled to the last byte while the host is idle, while it dispatches, and before it starts. Each
+// time the host stays up, every lane holds with DISK_FULL, one notice goes out, reads keep being
+// answered, and once space returns the work resumes by itself and ends intact.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  addFolder, allDone, backlot, killAll, makeMediaFolder, openDb, removeTempDirs, serve, tempDir, until, type Served, type Snapshot,
+} from './fixtures/host';
+
+const mounts: string[] = [];
+afterEach(() => killAll());
+afterAll(() => {
+  for (const m of mounts.splice(0)) spawnSync('umount', ['-l', m]);
+  removeTempDirs();
+});
+
+/** A fresh tmpfs of `mb` megabytes, unmounted after the tests. */
+function smallDisk(mb: number): string {
+  const dir = tempDir('tmpfs');
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${mb}m`, 'tmpfs', dir]);
+  mounts.push(dir);
+  return dir;
+}
+
+/** Writes a filler file until the volume has no byte left. */
+function fill(dir: string): string {
+  const filler = path.join(dir, 'filler.bin');
+  const fd = fs.openSync(filler, 'a');
+  const chunk = Buffer.alloc(64 * 1024, 7);
+  try {
+    for (let size = chunk.length; size >= 512; size = Math.floor(size / 2)) {
+      for (;;) {
+        try { fs.writeSync(fd, chunk, 0, size); } catch { break; }
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  expect(fs.statfsSync(dir).bavail).toBe(0);
+  return filler;
+}
+
+interface Lane { lane: string; hold: { code: string; params: Record<string, unknown> } | null }
+
+const lanes = async (s: Served) => (await s.call<{ lanes: Lane[] }>('lanes.list')).lanes;
+const heldByDiskFull = (ls: Lane[]) => ls.every((l) => l.hold?.code === 'DISK_FULL');
+
+/** A library on the small disk whose media lives elsewhere; resuming needs only 1 MiB free. */
+function libraryOnSmallDisk(files: number): { data: string; disk: string } {
+  const disk = smallDisk(24);
+  const data = path.join(disk, 'data');
+  addFolder(data, makeMediaFolder(files));
+  expect(backlot(['settings', 'set', 'diskFull.resumeAboveBytes', String(1024 * 1024), '--data', data]).code).toBe(0);
+  return { data, disk };
+}
+
+async function runToEnd(s: Served): Promise<Snapshot> {
+  return until('all work done', async () => {
+    const snap = await s.call<Snapshot>('snapshot.get');
+    return allDone(snap) ? snap : undefined;
+  }, 120_000, 100);
+}
+
+describe('a full disk', () => {
+  it('while idle: the host stays up, holds every lane with DISK_FULL, answers reads, and lets go when space returns', { timeout: 300_000 }, async () => {
+    const { data, disk } = libraryOnSmallDisk(2);
+    const s = await serve(data, { chunkMs: 5 });
+    await runToEnd(s);
+    const filler = fill(disk);
+    // The lock's renewal is the first write an idle host makes (every 10 s): it finds the disk full.
+    const held = await until('every lane held by DISK_FULL', async () => { const ls = await lanes(s); return heldByDiskFull(ls) ? ls : undefined; }, 60_000, 200);
+    expect(held[0].hold!.params).toMatchObject({ path: data, freeBytes: 0 });
+    expect(s.proc.exitCode).toBeNull();
+    expect((await s.call<{ channels: unknown[] }>('library.list')).channels).toHaveLength(1);
+    expect(s.stderr()).not.toMatch(/INTERNAL|Error:/);
+    const notices = (await s.call<{ notices: { kind: string; code: string }[] }>('notices.list')).notices;
+    expect(notices.filter((n) => n.kind === 'disk-full')).toEqual([expect.objectContaining({ kind: 'disk-full', code: 'DISK_FULL' })]);
+    fs.rmSync(filler);
+    await until('the holds to lift', async () => ((await lanes(s)).some((l) => l.hold?.code === 'DISK_FULL') ? undefined : true), 60_000, 200);
+    expect(await s.stop()).toBe(0);
+    const db = openDb(data);
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('while dispatching: nothing is lost or counted twice, and the run ends where it would have', { timeout: 300_000 }, async () => {
+    const { data, disk } = libraryOnSmallDisk(6);
+    const s = await serve(data, { chunkMs: 60 });
+    const db = openDb(data);
+    await until('some outputs', () => ((db.prepare('SELECT COUNT(*) FROM work WHERE output_job IS NOT NULL').pluck().get() as number) >= 3 ? true : undefined), 60_000, 20);
+    const filler = fill(disk);
+    await until('every lane held by DISK_FULL', async () => (heldByDiskFull(await lanes(s)) ? true : undefined), 60_000, 100);
+    expect(s.proc.exitCode).toBeNull();
+    expect((await s.call<Snapshot>('snapshot.get')).channels).toHaveLength(1);
+    const notices = s.stderr();
+    expect(notices).not.toMatch(/INTERNAL/);
+    fs.rmSync(filler);
+    const snap = await runToEnd(s);
+    expect(allDone(snap)).toBe(true);
+    await until('no run left open', () => ((db.prepare("SELECT COUNT(*) FROM runs WHERE outcome = 'running'").pluck().get() as number) === 0 ? true : undefined), 60_000, 50);
+    expect(await s.stop()).toBe(0);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    // Every output is recorded once, with its file complete on disk.
+    const outputs = db.prepare("SELECT output_path, output_bytes FROM work WHERE output_job IS NOT NULL AND operation <> 'download'").all() as { output_path: string; output_bytes: number }[];
+    expect(outputs).toHaveLength(6 * 5);
+    for (const o of outputs) expect(fs.statSync(o.output_path).size).toBe(o.output_bytes);
+    const done = db.prepare('SELECT SUM(items_done) FROM runs').pluck().get();
+    expect(done).toBe(6 * 5);
+    db.close();
+  });
+
+  it('at a restart on a full disk: the host starts held instead of exiting, then sweeps and dispatches when space returns', { timeout: 300_000 }, async () => {
+    const { data, disk } = libraryOnSmallDisk(2);
+    const filler = fill(disk);
+    const s = await serve(data, { chunkMs: 5 });
+    expect(heldByDiskFull(await lanes(s))).toBe(true);
+    expect((await s.call<{ channels: unknown[] }>('library.list')).channels).toHaveLength(1);
+    fs.rmSync(filler);
+    const snap = await runToEnd(s);
+    expect(allDone(snap)).toBe(true);
+    expect(await s.stop()).toBe(0);
+  });
+});
