@@ -18,15 +18,19 @@ import { resourcesDir } from '../engines/resources';
 import { redactUrl } from '../library/net/url-policy';
 import { spendReport } from '../runs/spend-report';
 import { itemDigest } from '../api/read-digest';
+import { BacklotError } from '../../src-shared/errors';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers {
   // A host opened without a dispatcher (tests, a reader) still answers explain and lanes from the
   // database through an arbiter that never dispatches.
   const d = dispatcher ?? new Dispatcher(host, { dataDir: path.dirname(host.db.name), profile: 'production' });
   const arbiter = () => d.prepare();
-  const summary = (c: ChannelRecord): ChannelSummary => ({
+  // One history for every call: its statements are prepared once, not on each of the window's reads.
+  const history = new RunHistory(host.db);
+  // The item counts are read once per answer (one small read of work_counts), never per channel.
+  const summary = (c: ChannelRecord, counts: ReadonlyMap<string, number>): ChannelSummary => ({
     id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.kind === 'folder' ? c.source : redactUrl(c.source),
-    items: host.library.itemCounts().get(c.id) ?? 0,
+    items: counts.get(c.id) ?? 0,
   });
   const libraryChanged = async () => {
     (await arbiter()).libraryChanged();
@@ -35,13 +39,16 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
   };
 
   return {
-    'library.list': () => ({ channels: host.library.channels().map(summary) }),
+    'library.list': () => {
+      const counts = host.library.itemCounts();
+      return { channels: host.library.channels().map((c) => summary(c, counts)) };
+    },
 
     'library.add': async ({ source, title }) => {
       const settings = new SettingsStore(host.db).values();
       const { channel } = await addSource(host, source, { title, lister: ytDlpLister({ resourcesDir: resourcesDir(), settings }), maxBytes: settings['feeds.maxBytes'] });
       await libraryChanged();
-      return { channel: summary(host.library.channel(channel.id) ?? channel) };
+      return { channel: summary(host.library.channel(channel.id) ?? channel, host.library.itemCounts()) };
     },
 
     'library.scan': async ({ channel }) => {
@@ -51,7 +58,15 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
     },
 
     // snapshot() itself refuses an unknown channel with a BacklotError the dispatcher passes on.
-    'snapshot.get': ({ channel, ids }) => snapshot(host.db, { channel, ids }, host.uow),
+    'snapshot.get': ({ channel, channels, ids }) => {
+      // The reachable lists of the whole library are a bulk export (117,000 ids, over 1 MB at
+      // 78,000 items) that would hold every other window's request behind it; the API gives them
+      // one channel at a time (the CLI's `snapshot --ids` gives them all).
+      if (ids && channel === undefined) {
+        throw new BacklotError('INVALID_REQUEST', 'The reachable lists (ids) come one channel at a time; add "channel".');
+      }
+      return snapshot(host.db, { channel, channels, ids }, host.uow);
+    },
 
     'explain.get': async ({ item, operation }) => explain(host, await arbiter(), item, operation, host.now()),
 
@@ -84,9 +99,9 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
       return { run: unit.runId, item: unit.itemId, lane: unit.lane };
     },
 
-    'runs.lastPerJob': () => ({ jobs: new RunHistory(host.db).lastRunsPerJob(3) }),
+    'runs.lastPerJob': () => ({ jobs: history.lastRunsPerJob(3) }),
 
-    'runs.logs': ({ run, level, text, limit }) => ({ lines: new RunHistory(host.db).logs({ runId: run, level, text, limit }) }),
+    'runs.logs': ({ run, level, text, limit }) => ({ lines: history.logs({ runId: run, level, text, limit }) }),
 
     'work.retry': (target) => {
       const retried = retryWork(host.uow, host.work, target, host.now());
@@ -125,6 +140,6 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher): ApiHandlers
 
     'digest.get': async ({ item }) => itemDigest(host, await arbiter(), item),
 
-    'runs.list': ({ limit, operation, channel }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel }) }),
+    'runs.list': ({ limit, operation, channel }) => ({ runs: history.listRuns({ limit, operation, channel }) }),
   };
 }

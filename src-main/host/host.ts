@@ -8,7 +8,8 @@ import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
 import { LibraryRepository } from '../library/repository';
 import { wallClock, type Clock } from '../system/clock';
-import { hostNotice, type HostEvent } from '../../src-shared/api/contract';
+import { EventCoalescer } from './event-coalescer';
+import { hostNotice, type HostEvent, type HostEventDetail } from '../../src-shared/api/contract';
 import type { HostNotice } from '../../src-shared/notices/notice';
 import { BacklotError } from '../../src-shared/errors';
 import type { OperationId } from '../../src-shared/catalog/operations';
@@ -33,6 +34,7 @@ export class Host {
   readonly library: LibraryRepository;
   readonly clock: Clock;
   private readonly events = new EventEmitter();
+  private readonly coalescer = new EventCoalescer((event) => this.deliver(event));
   private readonly noticeLog: (HostNotice & { id: number })[] = [];
   private noticeSeq = 0;
 
@@ -74,8 +76,20 @@ export class Host {
     return this.uow.run(fn, options);
   }
 
+  /** Tells the windows; bursts of one kind are coalesced (event-coalescer.ts). */
   emit(event: HostEvent): void {
-    this.events.emit('host-event', event);
+    this.coalescer.push(event);
+  }
+
+  private deliver(event: HostEvent): void {
+    const detail: HostEventDetail = {};
+    if (event === 'snapshot-changed') {
+      // The channels whose counts this process moved since the last such event; none known means
+      // the change came from elsewhere (another process), and windows re-read everything.
+      const channels = this.work.takeChangedChannels();
+      if (channels.length > 0) detail.channels = channels;
+    }
+    this.events.emit('host-event', event, detail);
   }
 
   /**
@@ -99,12 +113,13 @@ export class Host {
     return this.noticeLog.filter((n) => n.id > afterId);
   }
 
-  onEvent(listener: (event: HostEvent) => void): () => void {
+  onEvent(listener: (event: HostEvent, detail: HostEventDetail) => void): () => void {
     this.events.on('host-event', listener);
     return () => this.events.off('host-event', listener);
   }
 
   close(): void {
+    this.coalescer.close();
     this.events.removeAllListeners();
     if (this.db.open) this.db.close();
   }

@@ -3,6 +3,7 @@
 import type { Db } from '../db/connection';
 import type { WorkStore } from '../work/work-store';
 import type { OperationId } from '../../src-shared/catalog/operations';
+import { ITEM_COUNT_OPERATION, ITEM_COUNTS_SQL } from '../work/item-counts';
 
 export type ChannelKind = 'folder' | 'feed' | 'platform';
 export type MediaState = 'remote' | 'local' | 'gone';
@@ -81,7 +82,7 @@ export class LibraryRepository {
       channel: db.prepare('SELECT * FROM channels WHERE id = ?'),
       channelBySource: db.prepare('SELECT * FROM channels WHERE source = ?'),
       channels: db.prepare('SELECT * FROM channels WHERE removed_at IS NULL ORDER BY id'),
-      itemCounts: db.prepare('SELECT channel_id, COUNT(*) AS n FROM items GROUP BY channel_id'),
+      itemCounts: db.prepare(ITEM_COUNTS_SQL).raw(true),
       insertItem: db.prepare(`INSERT INTO items (id, channel_id, external_id, title, published_at, duration_s, media_path, size_bytes, mtime_ms, fingerprint, media_state)
                               VALUES (@id, @channel_id, @external_id, @title, @published_at, @duration_s, @media_path, @size_bytes, @mtime_ms, @fingerprint, @media_state)`),
       item: db.prepare('SELECT * FROM items WHERE id = ?'),
@@ -121,8 +122,11 @@ export class LibraryRepository {
     return this.q.channels.all() as ChannelRecord[];
   }
 
+  /** Items per channel, from the incremental counts (work/item-counts.ts); read once per list. */
   itemCounts(): Map<string, number> {
-    return new Map((this.q.itemCounts.all() as { channel_id: string; n: number }[]).map((r) => [r.channel_id, r.n]));
+    // Inside a transaction the work store holds its count changes until the commit.
+    if (this.db.inTransaction) this.work.flushCounts();
+    return new Map(this.q.itemCounts.all(ITEM_COUNT_OPERATION) as [string, number][]);
   }
 
   /** Adds an item and its work rows; `have` marks operations whose output already exists. */

@@ -135,6 +135,8 @@ export class WorkStore {
   private readonly watchers = new Set<ReadyWatcher>();
   /** Count changes made inside the running transaction, written just before it commits. */
   private readonly pendingCounts = new Map<string, { channel: string; operation: OperationId; state: WorkState; delta: number }>();
+  /** Channels whose counts were written since the host last told the windows (Host.deliver). */
+  private changedChannels = new Set<string>();
   private readonly q;
 
   private readonly db: Db;
@@ -198,6 +200,7 @@ export class WorkStore {
   private count(channel: string, operation: OperationId, state: WorkState, delta: number): void {
     if (!this.db.inTransaction) {
       this.q.countAdd.run(channel, operation, state, delta);
+      this.changedChannels.add(channel);
       return;
     }
     const key = `${channel}\0${operation}\0${state}`;
@@ -208,8 +211,21 @@ export class WorkStore {
 
   /** Writes the counts kept back; readers of work_counts inside a transaction call this first. */
   flushCounts(): void {
-    for (const p of this.pendingCounts.values()) if (p.delta !== 0) this.q.countAdd.run(p.channel, p.operation, p.state, p.delta);
+    for (const p of this.pendingCounts.values()) {
+      if (p.delta === 0) continue;
+      this.q.countAdd.run(p.channel, p.operation, p.state, p.delta);
+      // Kept even if an outer savepoint later rolls back: a window re-reading a channel that did
+      // not change costs one small read, one never told about a change shows a wrong count.
+      this.changedChannels.add(p.channel);
+    }
     this.pendingCounts.clear();
+  }
+
+  /** The channels whose counts moved since the last call, sorted; the set starts again empty. */
+  takeChangedChannels(): string[] {
+    const channels = [...this.changedChannels].sort();
+    this.changedChannels = new Set();
+    return channels;
   }
 
   watchReady(w: ReadyWatcher): () => void {

@@ -6,6 +6,10 @@ import { OPERATION_IDS } from '../catalog/operations';
 import { WORK_STATES } from '../states/states';
 import { RUN_OUTCOMES, RUN_TRIGGERS } from '../runs/trigger';
 import { NOTICE_KINDS, type HostNotice } from '../notices/notice';
+import { policyTreeSchema } from '../policy/schema';
+import { validatePolicyTree } from '../policy/validate';
+import { LANE_KEYS } from '../catalog/lanes';
+import { isBacklotError } from '../errors';
 
 const operationId = z.enum(OPERATION_IDS);
 const stateCounts = z.object({
@@ -79,6 +83,21 @@ export const digestAnswerDto = z.object({
   usd: z.number(),
 });
 
+/**
+ * A policy tree from a caller, checked at the boundary by the one validator (limits first, then
+ * every node, each refusal naming its node). A refusal is a custom issue carrying its own code,
+ * POLICY_INVALID, which the dispatcher answers with as it is.
+ */
+export const policyTreeRequest = z.unknown().transform((input, ctx) => {
+  try {
+    return validatePolicyTree(input, { lanes: LANE_KEYS });
+  } catch (e) {
+    if (!isBacklotError(e)) throw e;
+    ctx.addIssue({ code: 'custom', message: e.message, params: { ...e.params, code: e.code } });
+    return z.NEVER;
+  }
+});
+
 export const apiError = z.object({ code: z.string(), message: z.string() });
 export type ApiErrorDto = z.infer<typeof apiError>;
 
@@ -111,7 +130,9 @@ export const API = {
     response: z.object({ scanned: z.array(z.object({ channel: z.string(), added: z.number().int(), changed: z.number().int(), removed: z.number().int() })) }),
   },
   'snapshot.get': {
-    request: z.object({ channel: z.string().optional(), ids: z.boolean().optional() }),
+    // `channels`: only these (those no longer in the library are left out, not refused), what a
+    // window re-reads when an event names the channels that changed.
+    request: z.object({ channel: z.string().optional(), channels: z.array(z.string()).max(10_000).optional(), ids: z.boolean().optional() }),
     response: z.object({ channels: z.array(channelSnapshot) }),
   },
   'explain.get': {
@@ -155,11 +176,11 @@ export const API = {
   },
   'tree.get': {
     request: z.object({}),
-    response: z.object({ version: z.number().int(), tree: z.unknown() }),
+    response: z.object({ version: z.number().int(), tree: policyTreeSchema }),
   },
   'tree.set': {
-    request: z.object({ tree: z.unknown() }),
-    response: z.object({ version: z.number().int(), tree: z.unknown() }),
+    request: z.object({ tree: policyTreeRequest }),
+    response: z.object({ version: z.number().int(), tree: policyTreeSchema }),
   },
   'notices.list': {
     request: z.object({ after: z.number().int().nonnegative().optional() }),
@@ -187,5 +208,5 @@ export function isApiMethod(name: unknown): name is ApiMethod {
 
 // The host's pushed events live in their own zod-free module, so the window can read frames
 // without bundling the schemas; re-exported here because this file is the contract.
-export { HOST_SIGNALS, isNoticeEvent, hostEventFrame, readHostEventFrame } from './host-events';
-export type { HostEvent, HostSignal, NoticeEvent } from './host-events';
+export { HOST_SIGNALS, isNoticeEvent, hostEventFrame, readHostEventFrame, readHostEventDetail } from './host-events';
+export type { HostEvent, HostEventDetail, HostSignal, NoticeEvent } from './host-events';

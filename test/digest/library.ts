@@ -30,7 +30,7 @@ export function addTranscribedItem(host: Host, dataDir: string, id: string, seco
     host.library.addItem({ id, channel_id: CHANNEL, external_id: id, title: `Talk ${id}`, published_at: publishedAt, duration_s: seconds,
       media_state: 'local', media_path: path.join(dataDir, 'media', `${id}.mp4`), size_bytes: 1000, fingerprint: `fp-${id}` },
     now, ['sync', 'download', 'transcribe', 'diarize', 'attribute-voices']);
-    host.work.recordOutput('attribute-words', id, { path: file, bytes: fs.statSync(file).size, jobId: null, engine: 'word-turn-merge@test' }, now);
+    host.work.recordOutput('attribute-words', id, { path: file, bytes: fs.statSync(file).size, jobId: null, engine: null }, now);
   });
 }
 

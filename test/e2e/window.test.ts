@@ -352,6 +352,9 @@ describe('runs filling in live, with the test engines', () => {
     expect((await runs.locator('thead th').allTextContents()).map((h) => h.trim()))
       .toEqual(['Run', 'Operation', 'Channel', 'Lane', 'Trigger', 'Outcome', 'Reason', 'Done', 'Failed', 'Started', 'Ended']);
     const digestRun = runs.locator('tbody tr').filter({ has: page.getByRole('cell', { name: 'digest', exact: true }) }).first();
+    // The runs table follows its own event, which may arrive up to one event interval (250 ms)
+    // after the counts' one: wait for the run's close to show rather than race it.
+    await expect.poll(async () => (await digestRun.locator('th, td').allTextContents()).map((c) => c.trim())[5]).toBe('succeeded');
     const cells = (await digestRun.locator('th, td').allTextContents()).map((c) => c.trim());
     expect(cells.slice(1, 6)).toEqual(['digest', FIXTURE_CHANNEL.title, 'cpu', 'Scheduler', 'succeeded']);
     expect(Number(cells[7])).toBeGreaterThanOrEqual(1);

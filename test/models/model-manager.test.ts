@@ -175,6 +175,12 @@ describe('backlot models (CLI)', () => {
 
   it('adds, lists and removes with --json; a wrong checksum exits 1 with its code and one sentence', async () => {
     const data = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-models-cli-'));
+    // Without a library there the command refuses, as every command but `library add` and the hosts.
+    const none = cli(['models', 'list', '--data', data]);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/^backlot: NO_LIBRARY: /);
+    const media = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-models-media-'));
+    expect(cli(['library', 'add', media, '--data', data]).status).toBe(0);
     // The CLI runs in a child process while this one serves: spawnSync would block the server.
     const run = (args: string[]) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'backlot.mjs'), ...args], { cwd: ROOT });
@@ -199,5 +205,6 @@ describe('backlot models (CLI)', () => {
     expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/needs --sha256/);
     fs.rmSync(data, { recursive: true, force: true });
+    fs.rmSync(media, { recursive: true, force: true });
   });
 });

@@ -4,6 +4,7 @@ import { pipelineBench, simBench, snapshotBench, snapshotHostBench, uploadsBench
 import { downloadBench, engineOverheadBench, feedSyncBench } from './acquisition';
 import { speakersBench } from './speakers';
 import { digestBench } from './digest';
+import { loadBench } from './load';
 import { transcribeBench } from './transcribe';
 
 export const BENCHMARKS: readonly Benchmark[] = [
@@ -17,5 +18,6 @@ export const BENCHMARKS: readonly Benchmark[] = [
   feedSyncBench,
   speakersBench,
   digestBench,
+  loadBench,
   transcribeBench,
 ];

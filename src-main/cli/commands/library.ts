@@ -2,7 +2,7 @@
 // src-main/library, so the API and the CLI cannot disagree.
 import path from 'node:path';
 import { Host } from '../../host/host';
-import { databaseFile } from '../data-dir';
+import { databaseFile, existingLibraryFile } from '../data-dir';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { addSource } from '../../library/add-source';
 import { removeSource } from '../../library/remove-source';
@@ -60,7 +60,8 @@ export const libraryCommand: Command = {
     if (values.kind !== undefined && values.kind !== 'feed' && values.kind !== 'platform') throw new CliUsageError(`--kind must be feed or platform, got "${values.kind}".`);
     if (values.kind !== undefined && verb !== 'add') throw new CliUsageError('--kind is for library add.');
     if (values['delete-media'] && verb !== 'remove') throw new CliUsageError('--delete-media is for library remove.');
-    const file = databaseFile(values.data);
+    // Only add creates a library; scan, list and remove on a folder without one are refused.
+    const file = verb === 'add' ? databaseFile(values.data) : existingLibraryFile(values.data);
     const host = new Host({ databaseFile: file });
     try {
       if (verb === 'add') {

@@ -2,7 +2,7 @@
 // "Model manager"). `add` shows the download's ratio and, on a terminal, its ETA on stderr.
 import path from 'node:path';
 import { CliUsageError, parseCommandArgs } from '../args';
-import { defaultDataDir } from '../data-dir';
+import { existingLibraryFile } from '../data-dir';
 import { addModel, listModels, modelsDirOf, removeModel, type DownloadProgress, type InstalledModel } from '../../models/index';
 import type { Command } from './index';
 
@@ -66,7 +66,8 @@ export const modelsCommand: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [verb, target, ...extra] = positionals;
-    const modelsDir = modelsDirOf(path.resolve(values.data ?? defaultDataDir()));
+    // Models belong to a library: a mistyped --data is refused, never a new models folder somewhere.
+    const modelsDir = modelsDirOf(path.dirname(existingLibraryFile(values.data)));
     if (verb === 'list') {
       if (target !== undefined) throw new CliUsageError(`models list takes no argument. Usage: ${USAGE}`);
       const models = listModels(modelsDir);

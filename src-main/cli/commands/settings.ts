@@ -1,7 +1,7 @@
 // `backlot settings list|get|set`: the settings store from a terminal, with the same validation
 // and the same restart rule the settings page gets.
 import { openDatabase } from '../../db/connection';
-import { databaseFile } from '../data-dir';
+import { existingLibraryFile } from '../data-dir';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { SettingsStore, requireSettingKey } from '../../settings/settings-store';
 import { BacklotError, isBacklotError } from '../../../src-shared/errors';
@@ -28,7 +28,7 @@ export const settingsCommand: Command = {
     const want = verb === 'list' ? 1 : verb === 'get' ? 2 : verb === 'set' ? 3 : -1;
     if (want < 0) throw new CliUsageError(`settings needs list, get or set. Usage: ${USAGE}`);
     if (positionals.length !== want || extra.length > 0) throw new CliUsageError(`settings ${verb} takes ${want - 1} argument(s). Usage: ${USAGE}`);
-    const db = openDatabase(databaseFile(values.data));
+    const db = openDatabase(existingLibraryFile(values.data));
     try {
       const store = new SettingsStore(db);
       if (verb === 'list') {

@@ -150,8 +150,8 @@ export async function startDesktopShell(options: DesktopShellOptions): Promise<v
     onInternalError: (method, error) => console.error(`backlot: internal error in ${method}:`, error),
   }));
 
-  host.onEvent((event) => {
-    mainWindow.send(EVENT_CHANNEL, hostEventFrame(event));
+  host.onEvent((event, detail) => {
+    mainWindow.send(EVENT_CHANNEL, hostEventFrame(event, detail));
     if (isNoticeEvent(event)) {
       if (isFailureNotice(event.notice.kind)) unseenFailures += 1;
       notifier.offer(event.notice);

@@ -7,6 +7,7 @@ import type { BacklotApp, OpenApp } from '../../dispatch/backlot-app';
 import type { EngineProfile } from '../../engines/adapter';
 import type { TestEngineOptions } from '../../engines/test-engine/adapter';
 import { createHandlers } from '../../api/handlers';
+import type { ApiHandlers } from '../../../src-shared/api/contract';
 import { startHeadlessServer, type HeadlessServer } from './server';
 
 /** electron-vite's renderer output in this checkout, wherever the command is run from. */
@@ -20,7 +21,11 @@ export interface HeadlessAppOptions {
   test?: TestEngineOptions;
   port?: number;
   token?: string;
+  /** Host names accepted besides the loopback ones (`--host`). */
+  allowedHosts?: readonly string[];
   rendererDir?: string;
+  /** For the reliability tests' host faults (host-faults.ts): wraps the API handlers. */
+  wrapHandlers?: (handlers: ApiHandlers) => ApiHandlers;
 }
 
 export interface HeadlessApp {
@@ -36,12 +41,14 @@ export async function startHeadlessApp(options: HeadlessAppOptions, open: OpenAp
   const host = app.host;
   let server: HeadlessServer;
   try {
+    const handlers = createHandlers(host, app.dispatcher);
     server = await startHeadlessServer({
-      handlers: createHandlers(host, app.dispatcher),
+      handlers: options.wrapHandlers ? options.wrapHandlers(handlers) : handlers,
       subscribe: (listener) => host.onEvent(listener),
       rendererDir: options.rendererDir ?? DEFAULT_RENDERER_DIR,
       port: options.port,
       token: options.token,
+      allowedHosts: options.allowedHosts,
       onInternalError: (method, error) => console.error(`backlot: internal error in ${method}:`, error),
     });
   } catch (e) {

@@ -5,7 +5,7 @@ import { defineStore } from 'pinia';
 import { computed, inject, ref } from 'vue';
 import type { ApiErrorDto, LaneStatusDto } from '../../../src-shared/api/contract';
 import { API_CLIENT, toApiError } from '../api/client';
-import { coalesced } from './coalesce';
+import { coalesced } from '../../../src-shared/views/coalesce';
 
 /** The lane key that pauses or resumes every lane at once. */
 export const ALL_LANES = '*';

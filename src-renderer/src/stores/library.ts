@@ -1,15 +1,13 @@
 // The window's view of the library: each channel with its per-operation snapshot counts. It only
-// reads; refreshes are coalesced so a burst of host events costs one extra round trip, not many.
+// reads; what it re-reads on a host event is decided by the shared library view
+// (src-shared/views/library-view.ts): only the channels the event names, one read at a time.
 import { defineStore } from 'pinia';
 import { inject, ref } from 'vue';
-import type { ApiErrorDto, ChannelSnapshotDto, ChannelSummary } from '../../../src-shared/api/contract';
+import type { ApiErrorDto } from '../../../src-shared/api/contract';
+import { createLibraryView, type LibraryChannel } from '../../../src-shared/views/library-view';
 import { API_CLIENT, ApiCallError } from '../api/client';
-import { coalesced } from './coalesce';
 
-export interface LibraryChannel {
-  snapshot: ChannelSnapshotDto;
-  summary: ChannelSummary | undefined;
-}
+export type { LibraryChannel };
 
 export const useLibraryStore = defineStore('library', () => {
   const client = inject(API_CLIENT);
@@ -20,29 +18,27 @@ export const useLibraryStore = defineStore('library', () => {
   const loaded = ref(false);
   const updatedAt = ref<Date | null>(null);
 
-  async function load(): Promise<void> {
-    try {
-      const [list, snap] = await Promise.all([client!.call('library.list', {}), client!.call('snapshot.get', {})]);
-      const summaries = new Map(list.channels.map((c) => [c.id, c]));
-      channels.value = snap.channels.map((s) => ({ snapshot: s, summary: summaries.get(s.id) }));
+  const view = createLibraryView({
+    call: (method, payload) => client.call(method, payload),
+    onChannels(next) {
+      channels.value = next;
       error.value = null;
       updatedAt.value = new Date();
-    } catch (e) {
+      loaded.value = true;
+    },
+    onError(e) {
       error.value = e instanceof ApiCallError
         ? { code: e.code, message: e.message }
         : { code: 'CLIENT', message: 'The window could not read the library.' };
-    } finally {
       loaded.value = true;
-    }
-  }
+    },
+  });
 
-  const refresh = coalesced(load);
+  const refresh = () => view.refresh();
 
   /** Keeps the view current; returns the function that stops listening. */
   function follow(): () => void {
-    return client!.onEvent((event) => {
-      if (event === 'snapshot-changed') void refresh();
-    });
+    return client!.onEvent((event, detail) => { void view.onEvent(event, detail); });
   }
 
   return { channels, error, loaded, updatedAt, refresh, follow };

@@ -3,7 +3,7 @@ import { defineStore } from 'pinia';
 import { inject, ref } from 'vue';
 import type { ApiErrorDto, RunDto } from '../../../src-shared/api/contract';
 import { API_CLIENT, toApiError } from '../api/client';
-import { coalesced } from './coalesce';
+import { coalesced } from '../../../src-shared/views/coalesce';
 
 export const RECENT_RUNS = 20;
 
