@@ -22,6 +22,8 @@ import { extractiveAdapter } from './extractive/adapter';
 import { openAiCompatibleAdapter } from './openai-compatible/adapter';
 import { llamaCppAdapter } from './llama-cpp/adapter';
 import { rollupAdapter } from './rollup/adapter';
+import { pocketsphinxAdapter } from './pocketsphinx/adapter';
+import { whisperCpuAdapter, whisperGpuAdapter } from './whisper-cpp/adapter';
 
 /** Every production engine of this build, one line each. */
 export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
@@ -39,6 +41,9 @@ export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
   openAiCompatibleAdapter,
   llamaCppAdapter,
   rollupAdapter,
+  whisperGpuAdapter,
+  pocketsphinxAdapter,
+  whisperCpuAdapter,
 ];
 
 export interface RegisteredEngine {

@@ -64,6 +64,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     engines: [
       { id: 'whisper.cpp', lane: lane('gpu') },
       { id: 'pocketsphinx', lane: lane('cpu') },
+      // whisper.cpp's CPU build on the cpu lane, after pocketsphinx in the default preference.
+      { id: 'whisper.cpp-cpu', lane: lane('cpu') },
     ],
   },
   {

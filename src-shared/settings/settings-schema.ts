@@ -180,6 +180,37 @@ export function noticeSettingKey(kind: NoticeKind): `notifications.${NoticeKind}
   return `notifications.${kind}`;
 }
 
+/** Choices for the pocketsphinx decoder (docs/transcription.md "pocketsphinx"); auto takes the best one present. */
+export const POCKETSPHINX_DECODERS = ['auto', 'wheel-decoder', 'debian-decoder-wheel-model', 'debian-decoder'] as const;
+export type PocketsphinxDecoder = (typeof POCKETSPHINX_DECODERS)[number];
+
+/** The transcription engines' knobs (docs/transcription.md); each one is part of its engine's fingerprint. */
+const TRANSCRIBE_SETTINGS = {
+  'transcribe.chunkS': spec({
+    schema: count(5, 3600), default: 60, applies: 'live', input: 'integer',
+    description: 'Seconds of media per transcription chunk; a checkpoint is kept after each, so an interrupted transcription resumes there.',
+  }),
+  'transcribe.pocketsphinxDecoder': spec({
+    schema: z.enum(POCKETSPHINX_DECODERS, { error: `must be one of ${POCKETSPHINX_DECODERS.join(', ')}` }),
+    default: 'auto' as PocketsphinxDecoder, applies: 'live', input: 'enum',
+    description: 'Which pocketsphinx decoder runs: auto (the best one installed), wheel-decoder, debian-decoder-wheel-model or debian-decoder.',
+  }),
+  'transcribe.whisperModel': spec({
+    schema: z.string({ error: 'must be a model id' }).regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, { error: 'must be a model id (lower-case letters, digits, dots, dashes, underscores)' }),
+    default: 'ggml-base.en', applies: 'live', input: 'enum',
+    description: 'The installed model (backlot models list) whisper.cpp transcribes with.',
+  }),
+  'transcribe.language': spec({
+    schema: z.string({ error: 'must be a language code' }).regex(/^(auto|[a-z]{2,3})$/, { error: 'must be auto or a two- or three-letter language code' }),
+    default: 'en', applies: 'live', input: 'enum',
+    description: "The spoken language for whisper.cpp (auto detects it); pocketsphinx's model is US English only.",
+  }),
+  'transcribe.cpuThreads': spec({
+    schema: count(1, 64), default: 2, applies: 'live', input: 'integer',
+    description: 'Threads one whisper.cpp job may use on the CPU.',
+  }),
+};
+
 export const SETTINGS = {
   'engines.sync': engineList('sync'),
   'engines.download': engineList('download'),
@@ -271,6 +302,7 @@ export const SETTINGS = {
   ...DESKTOP_SETTINGS,
   ...ACQUISITION_SETTINGS,
   ...SUBTITLE_SETTINGS,
+  ...TRANSCRIBE_SETTINGS,
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;

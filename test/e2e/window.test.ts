@@ -213,8 +213,9 @@ describe('lanes, why and runs, served by `backlot serve --token`', () => {
   let serve: { proc: ChildProcess; url: string };
 
   beforeAll(async () => {
-    // The fixture's media files do not exist: with diarization off nothing reachable can start.
-    lib = createFixtureLibrary(2, { 'engines.diarize': [], 'engines.download': [] });
+    // The fixture's media files do not exist: with diarization off and only the gpu lane's
+    // transcription engine on (pocketsphinx would run on the cpu lane), nothing reachable can start.
+    lib = createFixtureLibrary(2, { 'engines.diarize': [], 'engines.download': [], 'engines.transcribe': ['whisper.cpp'] });
     serve = await startServe(lib.dataDir, ['--token', TOKEN]);
   });
   afterAll(async () => {

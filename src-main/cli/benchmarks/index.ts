@@ -6,6 +6,7 @@ import { speakersBench } from './speakers';
 import { digestBench } from './digest';
 import { loadBench } from './load';
 import { searchBench } from './search';
+import { transcribeBench } from './transcribe';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   snapshotBench,
@@ -20,4 +21,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   digestBench,
   loadBench,
   searchBench,
+  transcribeBench,
 ];

@@ -22,6 +22,10 @@ export const BENCH_FLAGS = {
   queries: { type: 'string' },
   keep: { type: 'string' },
   reuse: { type: 'boolean' },
+  engine: { type: 'string' },
+  decoder: { type: 'string' },
+  model: { type: 'string' },
+  passes: { type: 'string' },
 } as const;
 
 export type BenchValues = { [K in keyof typeof BENCH_FLAGS]?: (typeof BENCH_FLAGS)[K]['type'] extends 'string' ? string : boolean };

@@ -19,6 +19,7 @@ import { digestCommand } from './digest';
 import { spendCommand } from './spend';
 import { transcriptCommand } from './transcript';
 import { searchCommand } from './search';
+import { modelsCommand } from './models';
 export interface Command {
   name: string;
   summary: string;
@@ -50,6 +51,7 @@ export const COMMANDS: Command[] = [
   spendCommand,
   transcriptCommand,
   searchCommand,
+  modelsCommand,
 ];
 
 /** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */
