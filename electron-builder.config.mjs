@@ -11,7 +11,7 @@ export default {
   // out/ holds main (with out/main/engines/<id>/ programs), the preload and the renderer; the
   // production dependencies are added by electron-builder itself.
   // tsx only runs the command line from a checkout; the app's main is already built.
-  files: ['out/**', 'package.json', '!out/**/*.map', '!node_modules/tsx/**'],
+  files: ['out/**', 'package.json', '!out/**/*.map', '!node_modules/**/*.map', '!node_modules/tsx/**'],
   asar: true,
   // Native modules and the engine programs run from real files: a child process started with
   // ELECTRON_RUN_AS_NODE, and a native .node, cannot be loaded from inside the archive by every tool.

@@ -16,14 +16,17 @@ const enginePrograms = Object.fromEntries(
     .map((d) => [`engines/${d.name}/program`, here(`./src-main/engines/${d.name}/program.ts`)]),
 );
 
+const NATIVE = ['better-sqlite3', 'sherpa-onnx-node', '@fugood/whisper.node', 'node-llama-cpp'];
+
 export default defineConfig({
   main: {
     build: {
       outDir: here('./out/main'),
-      // The native SQLite binding is loaded from node_modules at run time, never bundled.
-      externalizeDeps: { include: ['better-sqlite3'] },
-      // The what-if preview simulates in a worker thread of its own (docs/window.md "Rules and the preview").
-      rollupOptions: { input: { index: here('./src-main/index.ts'), 'sim/preview-worker': here('./src-main/sim/preview-worker.ts'), ...enginePrograms }, external: ['better-sqlite3'] },
+      // Native bindings (SQLite, sherpa-onnx, whisper.cpp, llama.cpp: optional ones included) are
+      // loaded from node_modules at run time, never bundled. The what-if preview simulates in a
+      // worker thread of its own (docs/window.md "Rules and the preview").
+      externalizeDeps: { include: NATIVE },
+      rollupOptions: { input: { index: here('./src-main/index.ts'), 'sim/preview-worker': here('./src-main/sim/preview-worker.ts'), ...enginePrograms }, external: NATIVE },
     },
   },
   preload: {

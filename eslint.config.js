@@ -14,7 +14,7 @@ const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_'));
 const NOT_IN_SHARED = ['electron', 'better-sqlite3', 'systeminformation', 'ws', ...NODE_BUILTINS];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'coverage/**', '.tmp/**', 'test-results/**'] },
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'coverage/**', '.tmp/**', 'test-results/**', '.venv-engines/**', 'resources/models/**'] },
 
   js.configs.recommended,
   ...tseslint.configs.recommended,

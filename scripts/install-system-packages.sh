@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The Debian packages Backlot's tests and media engines use: ffmpeg/ffprobe (real media, probing),
-# Chromium (the window's end-to-end test, driven by playwright-core), and the compilers that
-# better-sqlite3 needs when no prebuilt binary can be downloaded.
+# The Debian packages Backlot's tests and media engines use: ffmpeg/ffprobe (decoding, probing),
+# Chromium (the window's end-to-end test, driven by playwright-core), python3-venv (the engines'
+# virtual environment: yt-dlp, pocketsphinx), espeak-ng and sox (speech made for tests and the demo
+# library), pocketsphinx with its model and test recordings (the offline transcriber, real voices),
+# curl (the download benchmark's reference) and the compilers native addons need.
 set -euo pipefail
-packages=(ffmpeg chromium espeak-ng python3 make g++)
+packages=(ffmpeg chromium python3 python3-venv make g++ curl espeak-ng sox pocketsphinx pocketsphinx-en-us pocketsphinx-testdata)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -eq 0 ]; then

@@ -32,7 +32,14 @@ export async function dispatch(
     return fail('UNKNOWN_METHOD', `There is no API method named "${printable(method)}".`);
   }
   const request = STRICT_REQUESTS[method].safeParse(payload ?? {});
-  if (!request.success) return fail('INVALID_REQUEST', zodSentence(method, request.error));
+  if (!request.success) {
+    // A field checked by one of the domain's own validators (the policy tree) refuses with that
+    // validator's code and sentence, which name the offending node better than a schema path can.
+    for (const issue of request.error.issues) {
+      if (issue.code === 'custom' && typeof issue.params?.code === 'string') return fail(issue.params.code, issue.message);
+    }
+    return fail('INVALID_REQUEST', zodSentence(method, request.error));
+  }
 
   let result: unknown;
   try {

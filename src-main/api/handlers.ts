@@ -12,7 +12,15 @@ import { RunHistory } from '../runs/history';
 import { Dispatcher } from '../dispatch/dispatcher';
 import { laneStatuses, setLanePaused } from '../dispatch/lane-status';
 import { retryWork } from '../work/retry';
-import { requireSettingKey } from '../settings/settings-store';
+import { requireSettingKey, SettingsStore } from '../settings/settings-store';
+import { ytDlpLister } from '../engines/yt-dlp-listing/probe';
+import { resourcesDir } from '../engines/resources';
+import { redactUrl } from '../library/net/url-policy';
+import { spendReport } from '../runs/spend-report';
+import { itemDigest } from '../api/read-digest';
+import { BacklotError } from '../../src-shared/errors';
+import { searchTranscripts } from '../transcripts/search';
+import { exportItemTranscript, transcriptViewOf } from './transcript-view';
 import { createWindowHandlers, type WindowHandlerOptions } from './window-handlers';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher, options: WindowHandlerOptions = {}): ApiHandlers {
@@ -20,9 +28,12 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
   // database through an arbiter that never dispatches.
   const d = dispatcher ?? new Dispatcher(host, { dataDir: path.dirname(host.db.name), profile: 'production' });
   const arbiter = () => d.prepare();
-  const summary = (c: ChannelRecord): ChannelSummary => ({
-    id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.source,
-    items: host.library.itemCounts().get(c.id) ?? 0,
+  // One history for every call: its statements are prepared once, not on each of the window's reads.
+  const history = new RunHistory(host.db);
+  // The item counts are read once per answer (one small read of work_counts), never per channel.
+  const summary = (c: ChannelRecord, counts: ReadonlyMap<string, number>): ChannelSummary => ({
+    id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.kind === 'folder' ? c.source : redactUrl(c.source),
+    items: counts.get(c.id) ?? 0,
   });
   const libraryChanged = async () => {
     (await arbiter()).libraryChanged();
@@ -30,17 +41,21 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
     host.emit('snapshot-changed');
   };
 
-  const channelSummary = (id: string) => summary(host.library.channel(id)!);
+  const channelSummary = (id: string) => summary(host.library.channel(id)!, host.library.itemCounts());
 
   return {
     ...createWindowHandlers(host, d, channelSummary, libraryChanged, options),
 
-    'library.list': () => ({ channels: host.library.channels().map(summary) }),
+    'library.list': () => {
+      const counts = host.library.itemCounts();
+      return { channels: host.library.channels().map((c) => summary(c, counts)) };
+    },
 
     'library.add': async ({ source, title }) => {
-      const { channel } = await addSource(host, source, { title });
+      const settings = new SettingsStore(host.db).values();
+      const { channel } = await addSource(host, source, { title, lister: ytDlpLister({ resourcesDir: resourcesDir(), settings }), maxBytes: settings['feeds.maxBytes'] });
       await libraryChanged();
-      return { channel: summary(host.library.channel(channel.id) ?? channel) };
+      return { channel: summary(host.library.channel(channel.id) ?? channel, host.library.itemCounts()) };
     },
 
     'library.scan': async ({ channel }) => {
@@ -50,7 +65,15 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
     },
 
     // snapshot() itself refuses an unknown channel with a BacklotError the dispatcher passes on.
-    'snapshot.get': ({ channel, ids }) => snapshot(host.db, { channel, ids }, host.uow),
+    'snapshot.get': ({ channel, channels, ids }) => {
+      // The reachable lists of the whole library are a bulk export (117,000 ids, over 1 MB at
+      // 78,000 items) that would hold every other window's request behind it; the API gives them
+      // one channel at a time (the CLI's `snapshot --ids` gives them all).
+      if (ids && channel === undefined) {
+        throw new BacklotError('INVALID_REQUEST', 'The reachable lists (ids) come one channel at a time; add "channel".');
+      }
+      return snapshot(host.db, { channel, channels, ids }, host.uow);
+    },
 
     'explain.get': async ({ item, operation }) => explain(host, await arbiter(), item, operation, host.now()),
 
@@ -83,9 +106,9 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
       return { run: unit.runId, item: unit.itemId, lane: unit.lane };
     },
 
-    'runs.lastPerJob': () => ({ jobs: new RunHistory(host.db).lastRunsPerJob(3) }),
+    'runs.lastPerJob': () => ({ jobs: history.lastRunsPerJob(3) }),
 
-    'runs.logs': ({ run, level, text, limit }) => ({ lines: new RunHistory(host.db).logs({ runId: run, level, text, limit }) }),
+    'runs.logs': ({ run, level, text, limit }) => ({ lines: history.logs({ runId: run, level, text, limit }) }),
 
     'work.retry': (target) => {
       const retried = retryWork(host.uow, host.work, target, host.now());
@@ -120,6 +143,22 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
     },
 
     'notices.list': ({ after }) => ({ notices: [...host.notices(after ?? 0)] }),
-    'runs.list': ({ limit, operation, channel, outcome, trigger, before }) => ({ runs: new RunHistory(host.db).listRuns({ limit, operation, channel, outcome, trigger, before }) }),
+
+    'spend.get': () => spendReport(host.db, host.now(), d.settings.get('spend.capUsd'), d.settings.get('spend.window')),
+
+    'digest.get': async ({ item }) => itemDigest(host, await arbiter(), item),
+
+    'search.query': ({ query, speaker, channel, limit }) => ({ hits: searchTranscripts(host.db, query, { speaker, channel, limit }) }),
+
+    'transcript.get': async ({ item }) => transcriptViewOf(host, await arbiter(), item),
+
+    'transcript.export': async ({ item, format }) => {
+      const r = await exportItemTranscript(host, await arbiter(), d.settings.values(), item, format);
+      return typeof r.data === 'string'
+        ? { fileName: r.fileName, mimeType: r.mimeType, encoding: 'utf8' as const, data: r.data }
+        : { fileName: r.fileName, mimeType: r.mimeType, encoding: 'base64' as const, data: r.data.toString('base64') };
+    },
+
+    'runs.list': ({ limit, operation, channel, outcome, trigger, before }) => ({ runs: history.listRuns({ limit, operation, channel, outcome, trigger, before }) }),
   };
 }

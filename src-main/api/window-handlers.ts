@@ -12,6 +12,7 @@ import { RunHistory } from '../runs/history';
 import { laneStatuses } from '../dispatch/lane-status';
 import { MediaTickets } from './media-tickets';
 import { addDemoLibrary } from '../library/demo-library';
+import { removeSource } from '../library/remove-source';
 import { resourcesDir } from '../engines/resources';
 import { previewScenario } from '../sim/preview';
 import { runPreview } from '../sim/preview-runner';
@@ -19,7 +20,7 @@ import { ITEM_OPERATIONS } from '../../src-shared/catalog/operations';
 import { validatePolicyTree } from '../../src-shared/policy/validate';
 import { BacklotError } from '../../src-shared/errors';
 
-type WindowMethods = 'items.list' | 'items.get' | 'media.url' | 'lanes.detail' | 'library.demo' | 'runs.get' | 'preview.run';
+type WindowMethods = 'items.list' | 'items.get' | 'media.url' | 'lanes.detail' | 'library.demo' | 'library.remove' | 'runs.get' | 'preview.run';
 
 export interface WindowHandlerOptions {
   /** The shell's media door: which tickets it serves and the URL a window plays one from. */
@@ -113,6 +114,14 @@ export function createWindowHandlers(
       const r = await addDemoLibrary(host, { dataDir, bundledDir: path.join(resourcesDir(), 'demo') });
       await libraryChanged();
       return { channel: summary(r.channel.id), clips: r.clips, synthesised: r.synthesised };
+    },
+
+    // `backlot library remove` (src-main/library/remove-source.ts) for the window: what it keeps is
+    // in its answer (downloaded media stays unless asked; a watched folder's files are never touched).
+    'library.remove': async ({ channel, deleteMedia }) => {
+      const r = removeSource(host, dataDir, channel, { deleteMedia });
+      await libraryChanged();
+      return r;
     },
 
     'runs.get': ({ run }) => {

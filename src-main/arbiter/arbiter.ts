@@ -8,83 +8,55 @@ import type { Host } from '../host/host';
 import { ClaimStore, claimKey } from './claims';
 import { CandidateQueries, type Candidate } from './candidates';
 import { CandidateMemo } from './candidate-memo';
-import { compileTree, type CompiledNode, type CompiledTree } from './compile-tree';
+import type { CompiledNode, CompiledTree } from './compile-tree';
 import { FairnessStore } from './fairness';
 import { RunWriter } from './run-writer';
 import { select } from './select';
-import { decideRetry, type RetryPolicy } from './retry-policy';
 import { expectedSeconds, expectedUsd, sortLanes, type EngineBinding, type LaneConfig } from './lanes';
 import { SlotTable, type RunningUnit } from './slot-table';
 import { LeafCandidates } from './leaf-candidates';
 import { DueTimes } from './due-times';
-import { PolicyTreeStore } from '../policy/tree-store';
+import { TreeCache } from './tree-cache';
+import { UnitOutcomes } from './unit-outcomes';
+import { ClaimUpkeep } from './claim-upkeep';
+import type { ArbiterConfig, Completion, FailureDisposition, UnitResult } from './arbiter-config';
+import type { PolicyTreeStore } from '../policy/tree-store';
 import { LaneHolds, pauseGate } from '../gates/pause';
-import { GateChain, noSlotsGate, type Hold, type LaneGate } from '../gates/chain';
+import { GateChain, noSlotsGate, type Hold } from '../gates/chain';
 import { spendCapGate } from '../gates/spend-cap';
 import { gpuYieldGate } from '../gates/gpu-yield';
-import { quietHoursGate, type QuietWindow, type WallTimeOf } from '../gates/quiet-hours';
-import { diskMode, type DiskMode, type DiskProbe, type DiskThresholds } from '../gates/disk-gate';
+import { quietHoursGate } from '../gates/quiet-hours';
+import { diskMode, type DiskMode } from '../gates/disk-gate';
 import { operationSpec, type OperationId } from '../../src-shared/catalog/operations';
 import type { PolicyNode } from '../../src-shared/policy/tree';
 import type { RunTrigger } from '../../src-shared/runs/trigger';
 import { BacklotError } from '../../src-shared/errors';
 
-export type { RunningUnit, Hold };
+export type { RunningUnit, Hold, ArbiterConfig, Completion, FailureDisposition, UnitResult };
 
-export interface ArbiterConfig {
-  lanes: LaneConfig[];
-  bindings: EngineBinding[];
-  retry: RetryPolicy;
-  disk: { probe: DiskProbe; thresholds: DiskThresholds; bytesPerMediaSecond: number } | null;
-  spendCapUsd: number | null;
-  /** Start of the window the spend cap counts over, for an instant. */
-  spendWindowStart: (now: number) => number;
-  quietHours: QuietWindow[];
-  wallTime: WallTimeOf;
-  leaseS: number;
-  actor: string;
-  /** Gates that come before every other one (the disk-full state: nothing can be written at all). */
-  firstGates?: readonly LaneGate[];
-  /** Gates beyond the built-in ones (a platform cooldown), after them in the chain. */
-  extraGates?: readonly LaneGate[];
-}
-
-/** A failure's consequence (docs/architecture.md "Failures"): see FailureDisposition in engines/adapter.ts. */
-export type FailureDisposition = 'retry' | 'requeue' | 'fail' | 'exclude';
-
-export type UnitResult =
-  | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string; engineFingerprint?: string; record?: (now: number) => void }
-  | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number; disposition?: FailureDisposition; record?: (now: number) => void };
-
-/** What a completion changed, for the notices: work deferred as failed after its last attempt. */
-export interface Completion {
-  failedTerminally: boolean;
-}
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 export class Arbiter {
   readonly claims: ClaimStore;
   readonly runs: RunWriter;
   readonly fairness: FairnessStore;
   readonly holds: LaneHolds;
-  readonly treeStore: PolicyTreeStore;
   readonly slots: SlotTable;
   readonly leaves: LeafCandidates;
   readonly due: DueTimes;
   readonly gates: GateChain;
+  private readonly trees: TreeCache;
+  private readonly outcomes: UnitOutcomes;
+  private readonly upkeep: ClaimUpkeep;
   private readonly candidates: CandidateQueries;
   private readonly lanes: LaneConfig[];
-  private compiled: CompiledTree | null = null;
-  private treeVersion = 0;
-  private treeSource: PolicyNode | null = null;
-  private channelsVersion = 0;
-  private compiledFor = '';
   private otherWrites = 0;
   private dataVersion = -1;
   /** Units claimed in the running transaction, started by the caller after it commits. */
   private claimed: RunningUnit[] = [];
   private readonly laneBindings = new Map<string, EngineBinding[]>();
-  /** The earliest claim expiry known; too early is harmless (one query finds nothing to release). */
-  private earliestExpiry: number | null | undefined;
+  /** Costs engines worked out from an item's real inputs (the transcript's length), by claim key. */
+  private readonly knownUnitUsd = new Map<string, number>();
   private readonly q;
 
   constructor(private readonly host: Host, private config: ArbiterConfig) {
@@ -93,7 +65,6 @@ export class Arbiter {
     this.runs = new RunWriter(host.uow, db);
     this.fairness = new FairnessStore(host.uow, db);
     this.holds = new LaneHolds(db);
-    this.treeStore = new PolicyTreeStore(db);
     this.candidates = new CandidateQueries(db);
     const memo = new CandidateMemo(this.candidates, process.env.BACKLOT_VERIFY_CANDIDATES === '1');
     host.work.watchReady(memo);
@@ -101,6 +72,9 @@ export class Arbiter {
     this.slots = new SlotTable(this.lanes);
     this.leaves = new LeafCandidates(host.work, this.candidates, memo, (lane) => this.bindingsOn(lane), this.slots);
     this.due = new DueTimes(db, host.work);
+    this.trees = new TreeCache(db, () => this.laneKeys());
+    this.outcomes = new UnitOutcomes(host, this.due, () => this.config.retry);
+    this.upkeep = new ClaimUpkeep(host, this.claims, this.runs, this.slots);
     this.gates = new GateChain([
       ...(config.firstGates ?? []),
       pauseGate(this.holds),
@@ -112,9 +86,7 @@ export class Arbiter {
     ]);
     host.uow.addHook({ afterRollback: () => this.forgetClaimed(memo) });
     this.q = {
-      channels: db.prepare('SELECT id, platform FROM channels WHERE removed_at IS NULL'),
       spent: db.prepare('SELECT COALESCE(SUM(usd), 0) FROM spend_ledger WHERE t >= ?').pluck(),
-      firstExpiry: db.prepare('SELECT MIN(expires_at) FROM claims').pluck(),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
   }
@@ -136,15 +108,14 @@ export class Arbiter {
     return out;
   }
 
-  /**
-   * Startup sweep: runs a dead process left open become interrupted (keeping what they spent),
-   * their claims are released and the work they held is simply reachable again.
-   */
+  /** Startup sweep: what a dead process left (open runs, claims) is settled. */
   startupSweep(now: number): { interruptedRuns: number; releasedClaims: number } {
-    const interruptedRuns = this.runs.interruptOpenRuns(now);
-    const stale = this.claims.all();
-    for (const c of stale) this.releaseClaim(c.key, c.token, c.operation, c.item_id, now);
-    return { interruptedRuns, releasedClaims: stale.length };
+    return this.upkeep.startupSweep(now);
+  }
+
+  /** After a full disk: claims no unit of this process holds any more are released. */
+  releaseOrphanClaims(now: number): number {
+    return this.upkeep.releaseOrphans(now);
   }
 
   /**
@@ -159,39 +130,29 @@ export class Arbiter {
     if (first) return false;
     this.holds.reload();
     this.leaves.memo.reset(null);
-    this.treeSource = null;
-    this.channelsVersion++;
+    this.trees.forget();
     this.due.forget();
-    this.earliestExpiry = undefined;
+    this.upkeep.forget();
     this.otherWrites++;
     return true;
   }
 
   /** The library's channels changed: recompile the tree's channel/platform matches on next use. */
   libraryChanged(): void {
-    this.channelsVersion++;
+    this.trees.channelsChanged();
     this.due.forget();
   }
 
   setTree(input: unknown, now: number): PolicyNode {
-    const saved = this.treeStore.save(input, this.laneKeys(), now);
-    this.treeSource = saved.tree;
-    this.treeVersion = saved.version;
-    return saved.tree;
+    return this.trees.set(input, now);
   }
 
   tree(now: number): CompiledTree {
-    if (!this.treeSource) {
-      const t = this.treeStore.currentOrDefault(this.laneKeys(), now);
-      this.treeSource = t.tree;
-      this.treeVersion = t.version;
-    }
-    const stamp = `${this.treeVersion}:${this.channelsVersion}`;
-    if (!this.compiled || this.compiledFor !== stamp) {
-      this.compiled = compileTree(this.treeSource, this.q.channels.all() as { id: string; platform: string }[]);
-      this.compiledFor = stamp;
-    }
-    return this.compiled;
+    return this.trees.get(now);
+  }
+
+  get treeStore(): PolicyTreeStore {
+    return this.trees.store;
   }
 
   /** Live settings changed (slots, retry, thresholds, cap, quiet hours, engines): takes effect at the next pull. */
@@ -254,6 +215,63 @@ export class Arbiter {
     return this.q.spent.get(this.config.spendWindowStart(now)) as number;
   }
 
+  /** Whether this lane's units are each checked against the spend cap before they are claimed. */
+  private capsUnits(lane: Pick<LaneConfig, 'contendsFor'>): boolean {
+    return this.config.spendCapPerUnit === true && this.config.spendCapUsd !== null && lane.contendsFor.includes('spend');
+  }
+
+  /** What a unit is expected to cost: the binding's cost model, or what its engine worked out from its inputs. */
+  unitUsd(binding: EngineBinding, c: Pick<Candidate, 'operation' | 'itemId' | 'durationS'>): number {
+    const model = expectedUsd(binding, c.durationS);
+    const known = this.knownUnitUsd.get(claimKey(c.operation, c.itemId));
+    return known !== undefined && known > model ? known : model;
+  }
+
+  /**
+   * SPEND_CAP when this unit's expected cost would take the window's spend (with what running units
+   * reserved) past the cap: the unit is held before it starts, never stopped once it runs.
+   */
+  unitSpendHold(lane: LaneConfig, c: Pick<Candidate, 'operation' | 'itemId' | 'durationS'>, now: number, except?: RunningUnit): Hold | null {
+    const cap = this.config.spendCapUsd;
+    if (!this.capsUnits(lane) || cap === null) return null;
+    const binding = this.bindingsOn(lane.queueKey).find((b) => b.operation === c.operation);
+    if (!binding) return null;
+    const expected = this.unitUsd(binding, c);
+    const spent = this.spentUsd(now);
+    const reserved = this.slots.reserved().usd - (except?.reservedUsd ?? 0);
+    if (spent + reserved + expected <= cap + 1e-9) return null;
+    return { code: 'SPEND_CAP', params: { lane: lane.queueKey, capUsd: cap, spentUsd: round6(spent), expectedUsd: round6(expected) } };
+  }
+
+  /**
+   * A spending engine worked out a running unit's cost from its real inputs: remembered for later
+   * picks of that item, and reserved now unless it would cross the cap (then the unit must not start).
+   */
+  reserveUnitUsd(unit: RunningUnit, usd: number, now: number): Hold | null {
+    this.knownUnitUsd.set(unit.key, usd);
+    const lane = this.lanes.find((l) => l.queueKey === unit.lane);
+    if (!lane) return null;
+    const hold = this.unitSpendHold(lane, unit, now, unit);
+    if (!hold) unit.reservedUsd = usd;
+    return hold;
+  }
+
+  /** The lane's spend-cap hold as the lane page shows it: work is ready and every next unit would cross the cap. */
+  spendCapHold(lane: LaneConfig, now: number): Hold | null {
+    if (!this.capsUnits(lane)) return null;
+    const tree = this.tree(now);
+    const disk = this.currentDiskMode();
+    let held: Hold | null = null;
+    for (const leaf of tree.leaves) {
+      const c = this.leaves.leafCandidate(leaf, lane.queueKey, now, disk);
+      if (!c) continue;
+      const h = this.unitSpendHold(lane, c, now);
+      if (!h) return null;
+      held ??= h;
+    }
+    return held;
+  }
+
   /** The first lane-wide gate that holds, in the chain's order. */
   laneHold(lane: LaneConfig, now: number): Hold | null {
     return this.gates.hold({ lane, lanes: this.lanes, running: this.slots, now });
@@ -286,7 +304,7 @@ export class Arbiter {
    */
   fill(now: number): RunningUnit[] {
     this.noticeOtherWriters();
-    this.releaseLapsedClaims(now);
+    this.upkeep.releaseLapsed(now);
     for (const hook of this.beforeFill) hook(now);
     const tree = this.tree(now);
     for (const lane of this.lanes) {
@@ -308,8 +326,13 @@ export class Arbiter {
     if (this.laneHold(lane, now)) return null;
     const disk = this.currentDiskMode();
     const memo = new Map<CompiledNode, Candidate | undefined>();
+    const capped = this.capsUnits(lane);
     const candidateOf = (leaf: CompiledNode) => {
-      if (!memo.has(leaf)) memo.set(leaf, this.leaves.leafCandidate(leaf, lane.queueKey, now, disk));
+      if (!memo.has(leaf)) {
+        const c = this.leaves.leafCandidate(leaf, lane.queueKey, now, disk);
+        // A leaf whose next unit would cross the spend cap has nothing to run on this lane now.
+        memo.set(leaf, c && capped && this.unitSpendHold(lane, c, now) ? undefined : c);
+      }
       return memo.get(leaf);
     };
     const picked = select({
@@ -328,8 +351,9 @@ export class Arbiter {
     const binding = this.bindingsOn(lane.queueKey).find((b) => b.operation === c.operation);
     if (!binding) return null;
     const writesMedia = operationSpec(c.operation).writesMedia;
-    const reservedBytes = writesMedia && this.config.disk ? this.config.disk.bytesPerMediaSecond * c.durationS : 0;
-    const reservedUsd = expectedUsd(binding, c.durationS);
+    const estimate = writesMedia && this.config.disk ? this.config.disk.bytesPerMediaSecond * c.durationS : 0;
+    const reservedBytes = writesMedia && this.config.disk?.expectedBytes ? this.config.disk.expectedBytes(c.itemId, estimate) : estimate;
+    const reservedUsd = this.config.spendCapPerUnit ? this.unitUsd(binding, c) : expectedUsd(binding, c.durationS);
     const open = this.slots.runAt(lane.queueKey, slot);
     const continues = open !== null && open.pending && open.operation === c.operation && open.channelId === c.channelId && open.trigger === trigger;
     const runId = continues ? open.runId
@@ -344,7 +368,7 @@ export class Arbiter {
       if (!continues) this.runs.closeAs(runId, now, 'skipped', 'ALREADY_CLAIMED', { item: c.itemId });
       return null;
     }
-    if (this.earliestExpiry !== undefined && (this.earliestExpiry === null || claim.expires_at < this.earliestExpiry)) this.earliestExpiry = claim.expires_at;
+    this.upkeep.claimed(claim.expires_at);
     this.host.work.markClaimed(c.operation, c.itemId, runId);
     if (continues) {
       open.pending = false;
@@ -379,10 +403,10 @@ export class Arbiter {
     result.record?.(now);
     if (result.outcome === 'done') {
       const bytes = result.bytes ?? unit.reservedBytes;
-      this.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, now);
+      this.outcomes.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, result.inputFingerprint ?? null, now);
       this.recordInRun(() => this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now));
     } else {
-      failedTerminally = this.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
+      failedTerminally = this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
       this.recordInRun(() => {
         this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
         this.runs.log(unit.runId, now, 'warn', `${unit.operation} of ${unit.itemId} failed: ${result.code}`);
@@ -413,94 +437,12 @@ export class Arbiter {
     }
   }
 
-  private commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, engine: string | null, now: number): void {
-    switch (unit.operation) {
-      case 'sync':
-        this.host.library.markSynced(unit.channelId, now);
-        this.due.forget();
-        return;
-      case 'download':
-        this.host.work.recordMediaOutput(unit.itemId, { path: outputPath, bytes, jobId, engine });
-        this.host.library.markMediaLocal(unit.itemId, outputPath, bytes, now);
-        return;
-      case 'transcribe':
-      case 'diarize':
-      case 'attribute-voices':
-      case 'attribute-words':
-      case 'digest':
-        this.host.work.recordOutput(unit.operation, unit.itemId, { path: outputPath, bytes, jobId, engine }, now);
-        return;
-      default: {
-        const never: never = unit.operation;
-        throw new Error(`unhandled operation ${String(never)}`);
-      }
-    }
-  }
-
-  /**
-   * A failure's consequence: retry with backoff until the last attempt (then deferred as failed),
-   * back to missing without counting an attempt, deferred as failed at once, or excluded.
-   * Returns whether the work is now deferred as failed.
-   */
+  /** A failure's consequence for the work (the tests and the simulator call it directly too). */
   recordFailure(operation: OperationId, itemId: string, code: string, disposition: FailureDisposition, now: number): boolean {
-    const row = this.host.work.row(operation, itemId);
-    if (!row) return false;
-    switch (disposition) {
-      case 'requeue':
-        this.host.work.recompute(operation, itemId, now);
-        return false;
-      case 'exclude':
-        this.host.work.recordDeferral(operation, itemId, { attempts: row.attempts, kind: 'excluded', until: null, code }, now);
-        return false;
-      case 'fail':
-        this.host.work.recordDeferral(operation, itemId, { attempts: row.attempts + 1, kind: 'failed', until: null, code }, now);
-        return true;
-      case 'retry': {
-        const attempts = row.attempts + 1;
-        const d = decideRetry(this.config.retry, attempts, now, claimKey(operation, itemId));
-        this.host.work.recordDeferral(operation, itemId, { attempts, kind: d.kind, until: d.kind === 'backoff' ? d.until : null, code }, now);
-        if (d.kind === 'backoff') this.due.forget();
-        return d.kind === 'failed';
-      }
-      default: {
-        const never: never = disposition;
-        throw new Error(`unhandled disposition ${String(never)}`);
-      }
-    }
+    return this.outcomes.recordFailure(operation, itemId, code, disposition, now);
   }
 
-  private releaseClaim(key: string, token: string, operation: OperationId, itemId: string, now: number): void {
-    if (!this.claims.release(key, token)) return;
-    this.host.work.setClaimed(operation, itemId, false);
-    this.host.work.recompute(operation, itemId, now);
-  }
 
-  private releaseLapsedClaims(now: number): void {
-    if (this.earliestExpiry !== undefined && (this.earliestExpiry === null || this.earliestExpiry > now)) return;
-    for (const c of this.claims.expired(now)) {
-      const unit = this.slots.unitAt(c.lane, c.slot);
-      if (unit && unit.key === c.key) continue; // a live local holder renews by completing
-      this.releaseClaim(c.key, c.token, c.operation, c.item_id, now);
-    }
-    const first = this.q.firstExpiry.get() as number | null;
-    // A live local holder's lapsed claim stays; look again at the next pull rather than never.
-    this.earliestExpiry = first !== null && first <= now ? undefined : first;
-  }
-
-  /**
-   * Claims that no unit of this process holds any more (their completion could not be written, on
-   * a full disk) are released now instead of at their lease's end; only the dispatcher that holds
-   * the lock calls this, so no other process can hold a claim.
-   */
-  releaseOrphanClaims(now: number): number {
-    let n = 0;
-    for (const c of this.claims.all()) {
-      if (this.slots.unitAt(c.lane, c.slot)?.key === c.key) continue;
-      this.releaseClaim(c.key, c.token, c.operation, c.item_id, now);
-      n++;
-    }
-    return n;
-  }
 
   /** Renew a running unit's lease (the engine driver calls this while the engine reports). */
   renew(unit: RunningUnit, now: number): boolean {
@@ -529,7 +471,7 @@ export class Arbiter {
    * "new uploads". The stamp sums counters that only grow, so any such change moves it.
    */
   private laneStamp(lane: string): number {
-    let stamp = this.treeVersion + this.channelsVersion + this.otherWrites;
+    let stamp = this.trees.version + this.trees.channelsVersion + this.otherWrites;
     for (const b of this.bindingsOn(lane)) stamp += this.host.work.readyRaises(b.operation);
     return stamp;
   }

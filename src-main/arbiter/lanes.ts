@@ -12,7 +12,9 @@ export interface LaneConfig {
   contendsFor: Resource[];
 }
 
-export type Preflight = { ok: true } | { ok: false; code: string; message: string };
+/** A passed preflight may carry what it found (an engine's version) and a warning the lane shows (an outdated binary). */
+export type Preflight = { ok: true; version?: string; binary?: string; warning?: PreflightWarning } | { ok: false; code: string; message: string };
+export interface PreflightWarning { code: string; message: string; params: Record<string, unknown> }
 
 export interface EngineBinding {
   operation: OperationId;

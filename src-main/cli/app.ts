@@ -1,11 +1,9 @@
 // Opens the app on an existing library for one CLI command, as a reader: no dispatcher lock, no
 // engines, so it works beside a running app. The library must exist (no silent empty one).
-import fs from 'node:fs';
 import path from 'node:path';
 import type { AppOptions, BacklotApp, OpenApp } from '../dispatch/backlot-app';
 import type { EngineProfile } from '../engines/adapter';
-import { databaseFile } from './data-dir';
-import { BacklotError } from '../../src-shared/errors';
+import { existingLibraryFile } from './data-dir';
 
 let opener: OpenApp | null = null;
 
@@ -21,8 +19,7 @@ export function openCliApp(options: AppOptions): Promise<BacklotApp> {
 }
 
 export async function withApp<T>(dataDir: string | undefined, fn: (app: BacklotApp) => T | Promise<T>, options: { engines?: EngineProfile } = {}): Promise<T> {
-  const file = databaseFile(dataDir);
-  if (!fs.existsSync(file)) throw new BacklotError('NO_LIBRARY', `There is no Backlot library at ${file}; pass --data DIR for another one.`);
+  const file = existingLibraryFile(dataDir);
   const app = await openCliApp({ dataDir: path.dirname(file), engines: options.engines });
   try {
     return await fn(app);

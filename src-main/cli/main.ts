@@ -1,9 +1,14 @@
 // The `backlot` command line: parses the command word, hands the rest to that command, and turns
 // every refusal into one sentence on stderr and a non-zero exit. Never a stack trace.
 import { isBacklotError } from '../../src-shared/errors';
-import { COMMANDS, printHelp } from './commands/index';
+import { COMMANDS, printCommandHelp, printHelp } from './commands/index';
 import { CliUsageError } from './args';
 import { storageErrorCode } from '../db/storage-errors';
+import { installProcessGuards, INTERNAL_EXIT_CODE } from '../system/uncaught';
+
+// Every command, the long-running hosts (serve) above all: an error that escapes every handler is
+// logged with its request or run and answered, or stops the host cleanly with one sentence.
+installProcessGuards();
 
 async function main(argv: string[]): Promise<number> {
   const [word, ...rest] = argv;
@@ -13,6 +18,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === word);
   if (!command) throw new CliUsageError(`Unknown command "${word}"; run "backlot --help" for the list.`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    printCommandHelp(command);
+    return 0;
+  }
   return await command.run(rest);
 }
 
@@ -40,7 +49,7 @@ main(process.argv.slice(2)).then(
     } else {
       process.stderr.write(`backlot: INTERNAL: ${(err as Error)?.message ?? String(err)}\n`);
       if (process.env.BACKLOT_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
-      process.exitCode = 70;
+      process.exitCode = INTERNAL_EXIT_CODE;
     }
   },
 );

@@ -27,6 +27,8 @@ import { resourcesDir } from '../engines/resources';
 import { UnitProgress, type ProgressReport } from './unit-progress';
 import { DiskFullState } from '../gates/disk-full';
 import { storageErrorCode } from '../db/storage-errors';
+import { attachAcquisition, detachAcquisition, type Acquisition } from '../gates/acquisition';
+import { calendarPeriod } from '../../src-shared/schedule/calendar-period';
 
 export interface DispatcherOptions {
   dataDir: string;
@@ -67,6 +69,8 @@ export class Dispatcher {
   private readonly lock: DispatcherLock;
   private executor!: EngineExecutor;
   private readonly disk: SystemDiskProbe;
+  /** Cooldowns, pacing, caps, the ENOSPC shortfall and the folder watcher (docs/acquisition.md). */
+  readonly acquisition: Acquisition;
   private wakeQueued = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly intervals: NodeJS.Timeout[] = [];
@@ -81,12 +85,17 @@ export class Dispatcher {
   private diskFullTimer: NodeJS.Timeout | null = null;
   /** The startup sweep could not be written (a restart on a full disk): it runs when space returns. */
   private sweepPending = false;
+  /** When the current channel-digest period ends: every roll-up is derived again then. */
+  private rollupBoundary = Number.POSITIVE_INFINITY;
+  /** Lanes whose spend-cap notice went out; cleared once the lane no longer holds at the cap. */
+  private readonly capNoticed = new Set<string>();
 
   constructor(private readonly host: Host, private readonly options: DispatcherOptions) {
     this.settings = new SettingsStore(host.db);
     this.lock = new DispatcherLock(host.db, `dispatcher-${randomUUID()}`);
     this.disk = new SystemDiskProbe(options.dataDir);
     this.diskFull = new DiskFullState(options.dataDir, () => this.settings.get('diskFull.resumeAboveBytes'));
+    this.acquisition = attachAcquisition(host, options.dataDir, () => this.settings.values(), this.disk, () => this.wake());
   }
 
   isDispatching(): boolean {
@@ -113,10 +122,16 @@ export class Dispatcher {
         if (this.registry.failPreflight(engineId, unit.operation, preflight)) this.arbiter.bindingsChanged();
         this.host.emit('lanes-changed');
       },
+      reserveSpend: (unit, usd) => {
+        const hold = this.arbiter.reserveUnitUsd(unit, usd, this.host.now());
+        if (hold) return { ok: false, hold };
+        return { ok: true, budgetUsd: this.arbiter.settings().spendCapUsd === null ? null : usd };
+      },
     });
     await this.disk.refresh();
     this.arbiter = new Arbiter(this.host, this.config(values, this.registry.bindings, this.gpu));
     this.manual = new ManualRuns(this.host, this.arbiter);
+    this.host.work.useRollupPeriod(values['digest.channel.period']);
     return this.arbiter;
   }
 
@@ -149,6 +164,7 @@ export class Dispatcher {
         this.sweepPending = true;
       }
     }
+    this.rollupBoundary = calendarPeriod(this.host.now(), this.host.work.rollupPeriod()).end;
     this.dispatching = true;
     if (this.sweepPending) this.enterDiskFull();
     this.unsubscribe = this.settings.onChange((change) => this.applySettings(change.key));
@@ -161,6 +177,7 @@ export class Dispatcher {
     for (const i of this.intervals) i.unref();
     this.prune();
     this.startedAt = this.host.now();
+    this.acquisition.startWatching();
     this.wake();
     return swept;
   }
@@ -171,6 +188,8 @@ export class Dispatcher {
     });
     return this.host.transaction(() => {
       this.noteEngineFingerprints();
+      // A period may have ended while no host ran: every roll-up is derived for the current one.
+      this.host.work.recomputeRollups(this.host.now());
       return this.arbiter.startupSweep(this.host.now());
     });
   }
@@ -241,7 +260,10 @@ export class Dispatcher {
       lanes,
       bindings,
       retry: { maxAttempts: s['retry.maxAttempts'], baseS: s['retry.baseS'], maxS: s['retry.maxS'], jitter: s['retry.jitter'] },
-      disk: { probe: this.disk, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] }, bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND },
+      disk: {
+        probe: this.acquisition.diskProbe, thresholds: { drainingBelowBytes: s['diskGate.drainingBelowBytes'], shutBelowBytes: s['diskGate.shutBelowBytes'] },
+        bytesPerMediaSecond: DOWNLOAD_BYTES_PER_MEDIA_SECOND, expectedBytes: (itemId, estimate) => this.acquisition.expectedBytes(itemId, estimate),
+      },
       firstGates: [this.diskFull.gate],
       spendCapUsd: s['spend.capUsd'],
       spendWindowStart: (now) => spendWindowStart(now, s['spend.window']),
@@ -249,6 +271,8 @@ export class Dispatcher {
       wallTime: localWallTime,
       leaseS: s['claims.leaseS'],
       actor: 'arbiter',
+      extraGates: this.acquisition.gates(),
+      spendCapPerUnit: true,
     };
   }
 
@@ -259,6 +283,12 @@ export class Dispatcher {
       retry: next.retry, disk: next.disk, spendCapUsd: next.spendCapUsd, spendWindowStart: next.spendWindowStart,
       quietHours: next.quietHours, slots: Object.fromEntries(next.lanes.map((l) => [l.queueKey, l.slots])),
     });
+    if (key === 'digest.channel.period') {
+      const now = this.host.now();
+      this.host.transaction(() => this.host.work.setRollupPeriod(values['digest.channel.period'], now));
+      this.rollupBoundary = calendarPeriod(now, values['digest.channel.period']).end;
+    }
+    if (key === 'spend.capUsd' || key === 'spend.window') this.capNoticed.clear();
     // Engines read settings (which are enabled, their models and options): the registry is built
     // again and units started from then on use it; running ones finish as they began.
     if (key.startsWith('engines.') || key.includes('.engine') || this.options.profile === 'production') void this.rebuildEngines(values);
@@ -312,6 +342,10 @@ export class Dispatcher {
     let claimed: RunningUnit[];
     try {
       claimed = this.host.transaction(() => {
+        if (now >= this.rollupBoundary) {
+          this.host.work.recomputeRollups(now);
+          this.rollupBoundary = calendarPeriod(now, this.host.work.rollupPeriod()).end;
+        }
         this.arbiter.advance(now);
         return this.arbiter.fill(now);
       });
@@ -324,6 +358,7 @@ export class Dispatcher {
     }
     // Claim, commit, then start: an engine never runs on a claim that could still roll back.
     for (const unit of claimed) this.startUnit(unit);
+    this.noticeSpendCap(now);
     this.host.emit('lanes-changed');
     this.scheduleTimer(now);
     if (this.isSettled()) {
@@ -354,6 +389,25 @@ export class Dispatcher {
     return () => this.endedListeners.delete(listener);
   }
 
+  /** A spending lane that holds at the cap tells a person once, until it lets go (docs/digests.md "Money"). */
+  private noticeSpendCap(now: number): void {
+    const cap = this.arbiter.settings().spendCapUsd;
+    for (const lane of this.arbiter.laneConfigs()) {
+      if (!lane.contendsFor.includes('spend')) continue;
+      const gate = this.arbiter.laneHold(lane, now);
+      const hold = gate?.code === 'SPEND_CAP' ? gate : gate ? null : this.arbiter.spendCapHold(lane, now);
+      if (!hold || cap === null) { if (!gate) this.capNoticed.delete(lane.queueKey); continue; }
+      if (this.capNoticed.has(lane.queueKey)) continue;
+      this.capNoticed.add(lane.queueKey);
+      const window = this.settings.get('spend.window');
+      this.host.notify({
+        kind: 'spend-cap-reached', at: now, code: 'SPEND_CAP',
+        params: { lane: lane.queueKey, capUsd: cap, spentUsd: Math.round(this.arbiter.spentUsd(now) * 1e6) / 1e6, window, until: calendarPeriod(now, window).end },
+        target: { view: 'settings', key: 'spend.capUsd' },
+      });
+    }
+  }
+
   private startUnit(unit: RunningUnit): void {
     this.progress.started(unit, this.host.now());
     this.executor.start(unit);
@@ -361,7 +415,10 @@ export class Dispatcher {
 
   private scheduleTimer(now: number): void {
     if (this.timer) clearTimeout(this.timer);
-    const next = this.arbiter.nextWake(now);
+    let next = this.arbiter.nextWake(now);
+    // A new spend window lets a capped lane go; a new period re-derives the channel digests.
+    const edges = [this.rollupBoundary, this.arbiter.settings().spendCapUsd === null ? Infinity : calendarPeriod(now, this.settings.get('spend.window')).end];
+    for (const t of edges) if (Number.isFinite(t) && (next === null || t < next)) next = t;
     if (next === null) { this.timer = null; return; }
     const ms = Math.min(MAX_TIMER_MS, Math.max(0, (next - now) * 1000));
     this.timer = setTimeout(() => this.wake(), ms);
@@ -431,6 +488,7 @@ export class Dispatcher {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    await detachAcquisition(this.acquisition);
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     if (this.diskFullTimer) clearInterval(this.diskFullTimer);

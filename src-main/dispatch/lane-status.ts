@@ -10,6 +10,7 @@ export function laneStatuses(arbiter: Arbiter, now: number): LaneStatusDto[] {
     const preflight = arbiter.bindingsOn(lane.queueKey).filter((b) => !b.preflight.ok);
     const allFailed = preflight.length > 0 && preflight.length === arbiter.bindingsOn(lane.queueKey).length;
     const hold = arbiter.laneHold(lane, now)
+      ?? arbiter.spendCapHold(lane, now)
       ?? (allFailed && !preflight[0].preflight.ok ? { code: 'PREFLIGHT_FAILED', params: { lane: lane.queueKey, code: preflight[0].preflight.code, message: preflight[0].preflight.message } } : null);
     return {
       lane: lane.queueKey,

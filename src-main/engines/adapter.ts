@@ -9,6 +9,7 @@ import type { ChannelRecord, ItemRecord } from '../library/repository';
 import type { GpuReport } from '../gates/gpu';
 import type { Preflight } from '../arbiter/lanes';
 import type { EngineCommand, EngineOutcome, EngineSuccess } from './runner';
+import type { RollupInputs } from '../work/rollup';
 
 /** Which set of engines a host runs: the real ones, or the test engine for every operation. */
 export type EngineProfile = 'production' | 'test';
@@ -50,6 +51,13 @@ export interface JobContext {
   attempts: number;
   /** Where a committed output of this job goes by default: `outputs/<channel>/<item>/<operation>/`. */
   defaultOutputDir: string;
+  /**
+   * Money this unit may spend at most (its reservation under the spend cap, see `reserve`); null when
+   * no cap is set or the engine spends nothing. A remote engine sends no request that could cross it.
+   */
+  budgetUsd: number | null;
+  /** Channel work built from item outputs (channel-digest): the period and the item digests in it. */
+  rollup?: RollupInputs;
 }
 
 /** Reports from a job that runs inside the host (the folder scan). */
@@ -111,6 +119,8 @@ export interface FailurePlan {
   preflight?: Extract<Preflight, { ok: false }>;
   /** Extra writes in the failure's transaction (a cooldown opened on the platform). */
   record?(ctx: CommitContext): void;
+  /** Money the failed attempt still cost (a remote answer that came back malformed): counted on its run and against the cap. */
+  usd?: number;
 }
 
 export interface EngineFailureReport {
@@ -141,6 +151,12 @@ export interface EngineAdapter {
   fingerprint(env: EngineEnvironment): string | Promise<string>;
   /** DESIGN §5's preflight: binary, model, endpoint. A failure holds the lane with its reason. */
   preflight(env: EngineEnvironment): Promise<Preflight>;
+  /**
+   * Engines that spend money: the most this unit can cost, worked out from its real inputs (the
+   * transcript's length) before anything is sent. The host holds the unit back (SPEND_CAP) when it
+   * would cross the spend cap, and hands it to the engine as `job.budgetUsd` otherwise.
+   */
+  reserve?(job: JobContext): number | Promise<number>;
   launch(job: JobContext): EngineLaunch | Promise<EngineLaunch>;
   commit?(job: JobContext, outcome: EngineSuccess): CommitPlan | Promise<CommitPlan>;
   failure?(job: JobContext, failure: EngineFailureReport): FailurePlan;

@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import type { Host } from '../host/host';
 import type { RunningUnit, UnitResult } from '../arbiter/arbiter';
 import { ITEM_OPERATIONS, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
+import { NO_NEW_ITEMS, ROLLUP_OPERATION } from '../work/rollup';
+import type { Hold } from '../gates/chain';
 import type { EngineEnvironment, FailurePlan, InProcessIo, JobContext } from './adapter';
 import type { EngineRegistry, RegisteredEngine } from './registry';
 import { runEngine, type EngineOutcome, type RunEngineOptions } from './runner';
@@ -24,6 +26,11 @@ export interface ExecutorHooks {
   stallTimeoutMs(): number;
   /** A unit found its engine's configuration wrong; the lane's preflight now says so. */
   preflightFailed(unit: RunningUnit, engineId: string, preflight: NonNullable<FailurePlan['preflight']>): void;
+  /**
+   * A spending engine worked out what this unit costs at most: reserve it under the spend cap, or
+   * say why it must wait. `budgetUsd` null: no cap is set.
+   */
+  reserveSpend(unit: RunningUnit, usd: number): { ok: true; budgetUsd: number | null } | { ok: false; hold: Hold };
 }
 
 /** A path segment that is safe on every filesystem, and still unique for odd ids. */
@@ -100,12 +107,29 @@ export class EngineExecutor {
       }
       const choice = this.registry.choose(unit.binding, channel, item);
       if (!choice.ok) return this.fail(unit, { outcome: 'failed', code: choice.code, params: choice.params, diagnostic: choice.message, disposition: 'fail' });
+      const rollup = unit.operation === ROLLUP_OPERATION ? this.host.work.rollupInputs(unit.channelId, this.host.now()) : undefined;
+      if (rollup && rollup.members.length === 0) {
+        // The period rolled over or its digests were redone since the claim: nothing to roll up now.
+        return this.fail(unit, { outcome: 'failed', code: NO_NEW_ITEMS, params: { period: rollup.period.key }, disposition: 'requeue' });
+      }
       const outputDir = await prepareTemporaryOutputDir(this.env.dataDir, jobId);
       const job: JobContext = {
         env: this.env, jobId, outputDir, operation: unit.operation, channel, item,
         inputs: this.inputsOf(unit), attempts: this.host.work.row(unit.operation, unit.itemId)?.attempts ?? 0,
         defaultOutputDir: defaultOutputDir(this.env.dataDir, unit.channelId, unit.itemId, unit.operation),
+        budgetUsd: null,
+        ...(rollup ? { rollup } : {}),
       };
+      if (choice.engine.adapter.reserve) {
+        const usd = await choice.engine.adapter.reserve(job);
+        if (this.stopping) return;
+        const reserved = this.hooks.reserveSpend(unit, usd);
+        if (!reserved.ok) {
+          // Nothing was sent: back to missing, and the arbiter now knows this item's cost.
+          return this.fail(unit, { outcome: 'failed', code: reserved.hold.code, params: reserved.hold.params, disposition: 'requeue' });
+        }
+        job.budgetUsd = reserved.budgetUsd;
+      }
       const outcome = await this.launch(choice.engine, job, unit, abort);
       if (this.stopping) return;
       if (!outcome.ok) {
@@ -115,6 +139,7 @@ export class EngineExecutor {
           outcome: 'failed', code: outcome.code, params: outcome.params, diagnostic: outcome.diagnostic,
           disposition: plan?.disposition ?? (outcome.code === 'DISK_FULL' ? 'requeue' : 'retry'),
           record: plan?.record ? (now) => plan.record!({ host: this.host, now, job }) : undefined,
+          ...(plan?.usd !== undefined ? { usd: plan.usd } : {}),
         });
       }
       const plan = (await choice.engine.adapter.commit?.(job, outcome)) ?? {};
@@ -125,6 +150,7 @@ export class EngineExecutor {
         bytes: plan.bytes ?? outcome.outputs.reduce((s, o) => s + o.bytes, 0),
         outputPath: plan.recordedPath !== undefined ? plan.recordedPath : finals[0] ?? null,
         ...(plan.usd !== undefined ? { usd: plan.usd } : {}),
+        ...(rollup ? { inputFingerprint: rollup.fingerprint } : {}),
         ...(plan.record ? { record: (now: number) => plan.record!({ host: this.host, now, job }) } : {}),
       };
       try {

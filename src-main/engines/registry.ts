@@ -8,9 +8,43 @@ import type { ChannelRecord, ItemRecord } from '../library/repository';
 import type { EngineBinding, Preflight } from '../arbiter/lanes';
 import type { CostModel, EngineAdapter, EngineEnvironment, EngineProfile } from './adapter';
 import { testAdapters, type TestEngineOptions } from './test-engine/adapter';
+import { ytDlpListingAdapter } from './yt-dlp-listing/adapter';
+import { feedAdapter } from './feed/adapter';
+import { folderScanAdapter } from './folder-scan/adapter';
+import { ytDlpAdapter } from './yt-dlp/adapter';
+import { httpAdapter } from './http/adapter';
+import { sherpaOnnxGpuAdapter } from './sherpa-onnx-gpu/adapter';
+import { sherpaOnnxCpuAdapter } from './sherpa-onnx-cpu/adapter';
+import { voskXvectorAdapter } from './vosk-xvector/adapter';
+import { voiceprintMatchAdapter } from './voiceprint-match/adapter';
+import { wordTurnMergeAdapter } from './word-turn-merge/adapter';
+import { extractiveAdapter } from './extractive/adapter';
+import { openAiCompatibleAdapter } from './openai-compatible/adapter';
+import { llamaCppAdapter } from './llama-cpp/adapter';
+import { rollupAdapter } from './rollup/adapter';
+import { pocketsphinxAdapter } from './pocketsphinx/adapter';
+import { whisperCpuAdapter, whisperGpuAdapter } from './whisper-cpp/adapter';
 
 /** Every production engine of this build, one line each. */
-export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [];
+export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
+  ytDlpListingAdapter,
+  feedAdapter,
+  folderScanAdapter,
+  ytDlpAdapter,
+  httpAdapter,
+  sherpaOnnxGpuAdapter,
+  sherpaOnnxCpuAdapter,
+  voskXvectorAdapter,
+  voiceprintMatchAdapter,
+  wordTurnMergeAdapter,
+  extractiveAdapter,
+  openAiCompatibleAdapter,
+  llamaCppAdapter,
+  rollupAdapter,
+  whisperGpuAdapter,
+  pocketsphinxAdapter,
+  whisperCpuAdapter,
+];
 
 export interface RegisteredEngine {
   adapter: EngineAdapter;
@@ -115,7 +149,7 @@ function bindingOf(op: OperationId, lane: string, engines: RegisteredEngine[]): 
     operation: op, engineId: lead.adapter.id, lane,
     secondsFixed: lead.cost.secondsFixed, secondsPerMediaSecond: lead.cost.secondsPerMediaSecond,
     usdFixed: lead.cost.usdFixed ?? 0, usdPerMediaSecond: lead.cost.usdPerMediaSecond ?? 0,
-    preflight: lead.preflight.ok ? { ok: true } : lead.preflight,
+    preflight: lead.preflight,
   };
 }
 

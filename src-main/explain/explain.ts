@@ -46,7 +46,7 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
     }
     case 'deferred':
       switch (row.deferral_kind) {
-        case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until } };
+        case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until, ...(row.deferral_code === 'DAILY_CAP' ? { code: 'DAILY_CAP' } : {}) } };
         case 'failed': return { code: 'FAILED', params: { code: row.deferral_code, attempts: row.attempts } };
         default: return { code: 'EXCLUDED', params: { code: row.deferral_code } };
       }
@@ -85,7 +85,7 @@ function reachableReason(arbiter: Arbiter, row: WorkRow, now: number): Reason {
     if (leaves.length === 0) { reasons.push({ code: 'NOT_MATCHED', params: {} }); continue; }
     const binding = arbiter.bindingsOn(lane.queueKey).find((b) => b.operation === row.operation)!;
     if (!binding.preflight.ok) { reasons.push({ code: 'PREFLIGHT_FAILED', params: { lane: lane.queueKey, code: binding.preflight.code } }); continue; }
-    const hold = arbiter.laneHold(lane, now);
+    const hold = arbiter.laneHold(lane, now) ?? arbiter.unitSpendHold(lane, { operation: row.operation, itemId: row.item_id, durationS: row.duration_s }, now);
     if (hold) { reasons.push(hold); continue; }
     const disk = arbiter.currentDiskMode();
     if (operationSpec(row.operation).writesMedia && disk !== 'open') { reasons.push({ code: 'DISK_GATE', params: { mode: disk } }); continue; }

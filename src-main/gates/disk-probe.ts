@@ -1,25 +1,12 @@
-// The library volume's free space, read with systeminformation. The arbiter asks on every pull
-// and must not wait, so the probe answers from its last reading and refreshes in the background.
+// The library volume's free space. The arbiter asks on every pull and must not wait, so the probe
+// answers from its last reading and refreshes in the background. It reads statfs on the library
+// folder itself: asynchronous, on the volume that holds the library by definition, and without
+// the child processes systeminformation's fsSize starts (one of them synchronous: `cat
+// /proc/mounts` through execSync held the host's event loop for tens of milliseconds on every
+// refresh; docs/decisions.md).
+import fs from 'node:fs';
 import path from 'node:path';
-import si from 'systeminformation';
 import type { DiskProbe } from './disk-gate';
-
-export interface Mount {
-  mount: string;
-  available: number;
-}
-
-/** The mount that holds `dir`: the longest mount point that is a prefix of it. */
-export function mountFor(dir: string, mounts: readonly Mount[]): Mount | null {
-  const target = path.resolve(dir);
-  let best: Mount | null = null;
-  for (const m of mounts) {
-    const mp = path.resolve(m.mount);
-    const inside = target === mp || target.startsWith(mp.endsWith(path.sep) ? mp : mp + path.sep);
-    if (inside && (!best || mp.length > path.resolve(best.mount).length)) best = m;
-  }
-  return best;
-}
 
 export class SystemDiskProbe implements DiskProbe {
   private free: number | null = null;
@@ -32,12 +19,23 @@ export class SystemDiskProbe implements DiskProbe {
 
   async refresh(): Promise<number | null> {
     try {
-      const mounts = await si.fsSize();
-      const m = mountFor(this.libraryDir, mounts.map((x) => ({ mount: x.mount, available: x.available })));
-      this.free = m ? m.available : null;
+      const s = await fs.promises.statfs(existingAncestor(this.libraryDir));
+      // bavail: what an unprivileged writer may still use (root's reserve left out).
+      this.free = s.bavail * s.bsize;
     } catch {
       this.free = null;
     }
     return this.free;
   }
+}
+
+/** The folder itself, or the nearest folder above it that exists yet (a library not created yet). */
+function existingAncestor(dir: string): string {
+  let d = path.resolve(dir);
+  while (!fs.existsSync(d)) {
+    const up = path.dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  return d;
 }

@@ -8,9 +8,11 @@ import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
 import { LibraryRepository } from '../library/repository';
 import { wallClock, type Clock } from '../system/clock';
-import { hostNotice, type HostEvent } from '../../src-shared/api/contract';
+import { EventCoalescer } from './event-coalescer';
+import { hostNotice, type HostEvent, type HostEventDetail } from '../../src-shared/api/contract';
 import type { HostNotice } from '../../src-shared/notices/notice';
 import { BacklotError } from '../../src-shared/errors';
+import type { OperationId } from '../../src-shared/catalog/operations';
 
 /** Notices kept for windows that open later (the newest last). */
 const NOTICES_KEPT = 200;
@@ -20,6 +22,8 @@ export interface HostOptions {
   clock?: Clock;
   /** false for scratch databases (the simulator): skips fsync, keeps every other guarantee. */
   durable?: boolean;
+  /** The operations whose work is derived (default: the catalog); the simulator names the design's seven. */
+  operations?: readonly OperationId[];
 }
 
 export class Host {
@@ -30,6 +34,7 @@ export class Host {
   readonly library: LibraryRepository;
   readonly clock: Clock;
   private readonly events = new EventEmitter();
+  private readonly coalescer = new EventCoalescer((event) => this.deliver(event));
   private readonly noticeLog: (HostNotice & { id: number })[] = [];
   private noticeSeq = 0;
 
@@ -37,9 +42,18 @@ export class Host {
     this.clock = options.clock ?? wallClock;
     this.db = openDatabase(options.databaseFile, { durable: options.durable });
     this.uow = new UnitOfWork(this.db);
-    this.work = new WorkStore(this.uow);
+    this.work = new WorkStore(this.uow, { operations: options.operations });
     this.library = new LibraryRepository(this.db, this.work);
     this.backfillWork();
+    this.backfillChannelWork();
+  }
+
+  /** A channel operation added after a library was made (channel-digest) gets its rows on first open. */
+  private backfillChannelWork(): void {
+    const missing = this.work.channelsMissingWork();
+    if (missing.length === 0) return;
+    const now = this.now();
+    this.transaction(() => { for (const id of missing) this.work.ensureChannel(id, now); });
   }
 
   /** A library from before the work table (schema 1) gets its derived states once, on upgrade. */
@@ -62,8 +76,20 @@ export class Host {
     return this.uow.run(fn, options);
   }
 
+  /** Tells the windows; bursts of one kind are coalesced (event-coalescer.ts). */
   emit(event: HostEvent): void {
-    this.events.emit('host-event', event);
+    this.coalescer.push(event);
+  }
+
+  private deliver(event: HostEvent): void {
+    const detail: HostEventDetail = {};
+    if (event === 'snapshot-changed') {
+      // The channels whose counts this process moved since the last such event; none known means
+      // the change came from elsewhere (another process), and windows re-read everything.
+      const channels = this.work.takeChangedChannels();
+      if (channels.length > 0) detail.channels = channels;
+    }
+    this.events.emit('host-event', event, detail);
   }
 
   /**
@@ -87,12 +113,13 @@ export class Host {
     return this.noticeLog.filter((n) => n.id > afterId);
   }
 
-  onEvent(listener: (event: HostEvent) => void): () => void {
+  onEvent(listener: (event: HostEvent, detail: HostEventDetail) => void): () => void {
     this.events.on('host-event', listener);
     return () => this.events.off('host-event', listener);
   }
 
   close(): void {
+    this.coalescer.close();
     this.events.removeAllListeners();
     if (this.db.open) this.db.close();
   }

@@ -21,3 +21,8 @@ export function channelId(label: string, source: string, fallback: string): stri
 export function folderItemId(channelId: string, relativePath: string): string {
   return `${channelId}.${shortHash(`${channelId}\0${relativePath}`, 12)}`;
 }
+
+/** A feed or platform item: named by its channel and the id the listing gives it (guid, video id). */
+export function listedItemId(channelId: string, externalId: string): string {
+  return `${channelId}.${shortHash(`${channelId}\0listed\0${externalId}`, 12)}`;
+}

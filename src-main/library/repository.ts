@@ -3,6 +3,7 @@
 import type { Db } from '../db/connection';
 import type { WorkStore } from '../work/work-store';
 import type { OperationId } from '../../src-shared/catalog/operations';
+import { ITEM_COUNT_OPERATION, ITEM_COUNTS_SQL } from '../work/item-counts';
 
 export type ChannelKind = 'folder' | 'feed' | 'platform';
 export type MediaState = 'remote' | 'local' | 'gone';
@@ -32,6 +33,29 @@ export interface ItemRecord {
   mtime_ms: number | null;
   fingerprint: string | null;
   media_state: MediaState;
+  /** Feeds and platforms (migration 11): the enclosure or page URL, what the listing said of it. */
+  url?: string | null;
+  description?: string | null;
+  image_url?: string | null;
+  enclosure_type?: string | null;
+  enclosure_length?: number | null;
+  live_status?: 'live' | 'upcoming' | null;
+  /** The last sync that listed it; an item gone from its feed keeps the older time. */
+  listed_at?: number | null;
+}
+
+/** What a feed or platform listing says of an item (library/apply-listing.ts). */
+export interface ListedFields {
+  title: string;
+  published_at: number;
+  duration_s: number | null;
+  url: string | null;
+  description: string | null;
+  image_url: string | null;
+  enclosure_type: string | null;
+  enclosure_length: number | null;
+  live_status: 'live' | 'upcoming' | null;
+  listed_at: number;
 }
 
 export interface NewChannel {
@@ -58,7 +82,7 @@ export class LibraryRepository {
       channel: db.prepare('SELECT * FROM channels WHERE id = ?'),
       channelBySource: db.prepare('SELECT * FROM channels WHERE source = ?'),
       channels: db.prepare('SELECT * FROM channels WHERE removed_at IS NULL ORDER BY id'),
-      itemCounts: db.prepare('SELECT channel_id, COUNT(*) AS n FROM items GROUP BY channel_id'),
+      itemCounts: db.prepare(ITEM_COUNTS_SQL).raw(true),
       insertItem: db.prepare(`INSERT INTO items (id, channel_id, external_id, title, published_at, duration_s, media_path, size_bytes, mtime_ms, fingerprint, media_state)
                               VALUES (@id, @channel_id, @external_id, @title, @published_at, @duration_s, @media_path, @size_bytes, @mtime_ms, @fingerprint, @media_state)`),
       item: db.prepare('SELECT * FROM items WHERE id = ?'),
@@ -68,6 +92,11 @@ export class LibraryRepository {
       setFile: db.prepare('UPDATE items SET fingerprint = ?, size_bytes = ?, mtime_ms = ?, duration_s = ?, media_state = ?, media_path = ? WHERE id = ?'),
       setLastSync: db.prepare('UPDATE channels SET last_sync_at = ? WHERE id = ?'),
       setSettings: db.prepare('UPDATE channels SET settings_json = ? WHERE id = ?'),
+      setListed: db.prepare(`UPDATE items SET title = @title, published_at = @published_at, duration_s = COALESCE(@duration_s, duration_s), url = @url,
+                               description = @description, image_url = @image_url, enclosure_type = @enclosure_type,
+                               enclosure_length = @enclosure_length, live_status = @live_status, listed_at = @listed_at WHERE id = @id`),
+      setDownloaded: db.prepare("UPDATE items SET media_state = 'local', media_path = ?, size_bytes = ?, mtime_ms = ?, fingerprint = ? WHERE id = ?"),
+      setRemoved: db.prepare('UPDATE channels SET removed_at = ? WHERE id = ?'),
     };
   }
 
@@ -93,8 +122,11 @@ export class LibraryRepository {
     return this.q.channels.all() as ChannelRecord[];
   }
 
+  /** Items per channel, from the incremental counts (work/item-counts.ts); read once per list. */
   itemCounts(): Map<string, number> {
-    return new Map((this.q.itemCounts.all() as { channel_id: string; n: number }[]).map((r) => [r.channel_id, r.n]));
+    // Inside a transaction the work store holds its count changes until the commit.
+    if (this.db.inTransaction) this.work.flushCounts();
+    return new Map(this.q.itemCounts.all(ITEM_COUNT_OPERATION) as [string, number][]);
   }
 
   /** Adds an item and its work rows; `have` marks operations whose output already exists. */
@@ -134,6 +166,42 @@ export class LibraryRepository {
   updateFile(itemId: string, file: { fingerprint: string; sizeBytes: number; mtimeMs: number; durationS: number | null; mediaPath: string }, now: number): void {
     this.q.setFile.run(file.fingerprint, file.sizeBytes, file.mtimeMs, file.durationS, 'local', file.mediaPath, itemId);
     this.work.ensureItem(itemId, now);
+  }
+
+  /** A listing's facts about an item, new or known (the media state is left as it is). */
+  upsertListed(channelId: string, itemId: string, externalId: string, fields: ListedFields, now: number): { item: ItemRecord; added: boolean } {
+    const existing = this.item(itemId);
+    if (!existing) {
+      this.q.insertItem.run({
+        id: itemId, channel_id: channelId, external_id: externalId, title: fields.title, published_at: fields.published_at,
+        duration_s: fields.duration_s, media_path: null, size_bytes: null, mtime_ms: null, fingerprint: null, media_state: 'remote',
+      });
+    }
+    this.q.setListed.run({ id: itemId, ...fields });
+    this.work.ensureItem(itemId, now);
+    return { item: this.item(itemId)!, added: !existing };
+  }
+
+  /** A download committed the item's media: its path, size and content fingerprint. */
+  markDownloaded(itemId: string, file: { mediaPath: string; sizeBytes: number; mtimeMs: number; fingerprint: string }, now: number): void {
+    this.q.setDownloaded.run(file.mediaPath, file.sizeBytes, file.mtimeMs, file.fingerprint, itemId);
+    this.work.recomputeItem(itemId, now);
+  }
+
+  /** Removes a channel from the library (null: adds it back); its items' work follows (missing-input while removed). */
+  setChannelRemoved(channelId: string, removedAt: number | null, now: number): void {
+    this.q.setRemoved.run(removedAt, channelId);
+    this.work.recomputeChannel(channelId, now);
+    for (const item of this.itemsOfChannel(channelId)) this.work.recomputeItem(item.id, now);
+  }
+
+  /** Something changed in the source (a watched folder): its sync is due now, not at its interval. */
+  requestSync(channelId: string, now: number): void {
+    const c = this.channel(channelId);
+    if (!c || c.last_sync_at === null) return;
+    const dueAt = now - (c.sync_interval_s ?? 0);
+    if (c.last_sync_at > dueAt) this.q.setLastSync.run(dueAt, channelId);
+    this.work.recomputeChannel(channelId, now);
   }
 
   markSynced(channelId: string, at: number): void {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import type { Db } from '../db/connection';
 import { BacklotError } from '../../src-shared/errors';
 import type { Position } from './folder-walk';
-import { processAlive } from '../system/process-alive';
+import { holderAlive, ownStartTime } from '../system/process-alive';
 
 export interface ScanJobRow {
   channel_id: string;
@@ -29,16 +29,19 @@ export interface BegunScan {
   restarted: boolean;
 }
 
-/** `host/pid/random`: the pid lets a scanner on the same machine see that a holder died. */
+/**
+ * `host/pid/random/start`: the pid and its process's start time let a scanner on the same machine
+ * see that a holder died, even when its pid is a zombie or belongs to another process by now.
+ */
 export function newLeaseOwner(): string {
-  return `${os.hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
+  return `${os.hostname()}/${process.pid}/${randomBytes(4).toString('hex')}/${ownStartTime() ?? ''}`;
 }
 
 /** A lease counts until it expires, unless its holder is a process on this machine that is gone. */
 export function leaseIsLive(row: Pick<ScanJobRow, 'lease_owner' | 'lease_expires_at'>, now: number): boolean {
   if (!row.lease_owner || row.lease_expires_at === null || row.lease_expires_at <= now) return false;
-  const [host, pid] = row.lease_owner.split('/');
-  if (host === os.hostname() && Number.isInteger(Number(pid)) && !processAlive(Number(pid))) return false;
+  const [host, pid, , start] = row.lease_owner.split('/');
+  if (host === os.hostname() && Number.isInteger(Number(pid)) && !holderAlive(Number(pid), start ? start : null)) return false;
   return true;
 }
 

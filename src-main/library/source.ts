@@ -40,7 +40,7 @@ function unrecognised(source: string, why: string): BacklotError {
   return new BacklotError('SOURCE_UNRECOGNISED', `"${source}" ${why}; give a folder path, a feed URL (RSS/Atom) or a channel or playlist URL.`, { source });
 }
 
-function platformOf(host: string): string | undefined {
+export function platformOf(host: string): string | undefined {
   const bare = host.toLowerCase().replace(/^(www|m)\./, '');
   if (PLATFORM_HOSTS[bare]) return PLATFORM_HOSTS[bare];
   // Subdomain channels (artist.bandcamp.com, a PeerTube instance's channels stay with the feed rule).
@@ -48,7 +48,7 @@ function platformOf(host: string): string | undefined {
   return parent === 'bandcamp.com' ? 'bandcamp' : undefined;
 }
 
-function normaliseUrl(url: URL): string {
+export function normaliseUrl(url: URL): string {
   url.hash = '';
   url.hostname = url.hostname.toLowerCase();
   if (url.pathname.length > 1) url.pathname = url.pathname.replace(/\/+$/, '');
@@ -111,7 +111,8 @@ function recogniseFolder(raw: string, candidate: string): RecognisedSource {
 export function recogniseSource(input: string, cwd: string = process.cwd()): RecognisedSource {
   const raw = input.trim();
   if (raw === '') throw new BacklotError('SOURCE_UNRECOGNISED', 'The source is empty; give a folder path, a feed URL (RSS/Atom) or a channel or playlist URL.', { source: input });
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw);
+  // Any "name:" prefix (two letters or more, so a Windows drive stays a path) is a URL, never a path: "htp:/bad" is a typo of a URL.
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw) ?? /^([a-z][a-z0-9+.-]+):(?![\\])/i.exec(raw);
   if (scheme) {
     const name = scheme[1].toLowerCase();
     if (name !== 'http' && name !== 'https') throw unrecognised(raw, `uses ${name}://, which Backlot cannot read (only http and https)`);

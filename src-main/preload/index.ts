@@ -1,7 +1,8 @@
 // The bridge between the sandboxed window and the host: `window.backlot` with one call per API
 // method and a host-event stream. It forwards and validates nothing itself; main does that.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { ApiMethod, HostEvent } from '../../src-shared/api/contract';
+import type { ApiMethod } from '../../src-shared/api/contract';
+import { readHostEventDetail, readHostEventFrame } from '../../src-shared/api/host-events';
 import type { ApiOutcome, BacklotBridge } from '../../src-shared/api/bridge';
 import type { NoticeTarget } from '../../src-shared/notices/notice';
 import { API_CHANNEL, EVENT_CHANNEL, NAVIGATE_CHANNEL, PICK_FOLDER_CHANNEL } from '../shells/electron/channels';
@@ -11,7 +12,11 @@ const bridge: BacklotBridge = {
     return ipcRenderer.invoke(API_CHANNEL, method, payload) as Promise<ApiOutcome<M>>;
   },
   onEvent(listener) {
-    const forward = (_event: IpcRendererEvent, hostEvent: HostEvent) => listener(hostEvent);
+    // Main sends the contract's wire form (hostEventFrame), as the headless shell's socket does.
+    const forward = (_event: IpcRendererEvent, frame: unknown) => {
+      const hostEvent = readHostEventFrame(frame);
+      if (hostEvent !== null) listener(hostEvent, readHostEventDetail(frame));
+    };
     ipcRenderer.on(EVENT_CHANNEL, forward);
     return () => {
       ipcRenderer.off(EVENT_CHANNEL, forward);

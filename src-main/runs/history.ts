@@ -5,6 +5,7 @@ import type Database from 'better-sqlite3';
 import { BacklotError } from '../../src-shared/errors';
 import type { RunDto } from '../../src-shared/api/contract';
 import type { SpendWindow } from '../../src-shared/settings/settings-schema';
+import { calendarPeriod } from '../../src-shared/schedule/calendar-period';
 
 export type RunOutcome = RunDto['outcome'];
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -172,12 +173,7 @@ export function isLogLevel(value: unknown): value is LogLevel {
 
 /** Start of the spend window holding `now` (seconds), in UTC as providers bill; weeks start Monday. */
 export function spendWindowStart(now: number, window: SpendWindow): number {
-  const d = new Date(now * 1000);
-  switch (window) {
-    case 'day': return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) / 1000;
-    case 'week': return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 6) % 7)) / 1000;
-    case 'month': return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
-  }
+  return calendarPeriod(now, window).start;
 }
 
 export interface PruneResult {

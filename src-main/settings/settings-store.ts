@@ -1,12 +1,14 @@
 // The one writer of settings: every value is validated against the shared declaration before it
 // touches the database, a restart-only key needs an explicit acknowledgement, and live listeners
 // hear each committed change.
+import path from 'node:path';
 import type { Db } from '../db/connection';
 import { BacklotError } from '../../src-shared/errors';
 import {
-  CROSS_RULES, SETTINGS, SETTING_KEYS, checkSetting, defaultSettings, isSettingKey,
+  CROSS_RULES, SECRET_SET, SECRET_UNSET, SETTINGS, SETTING_KEYS, checkSetting, defaultSettings, isSecretSetting, isSettingKey,
   type SettingApplies, type SettingKey, type SettingValue, type SettingsValues,
 } from '../../src-shared/settings/settings-schema';
+import { SecretStore } from './secret-store';
 
 export interface SettingChange<K extends SettingKey = SettingKey> {
   key: K;
@@ -39,6 +41,8 @@ export interface SettingsStoreOptions {
   now?: () => number;
   /** Where a listener's exception goes; the write has committed, so set() must not throw it. */
   onListenerError?: (error: unknown) => void;
+  /** Where write-only settings go (default: the secrets folder beside the database file). */
+  secrets?: SecretStore;
 }
 
 interface Row {
@@ -52,8 +56,10 @@ export class SettingsStore {
   private readonly q;
   private readonly now: () => number;
   private readonly onListenerError: (error: unknown) => void;
+  private secretStore: SecretStore | undefined;
 
   constructor(private readonly db: Db, options: SettingsStoreOptions = {}) {
+    this.secretStore = options.secrets;
     this.now = options.now ?? (() => Date.now() / 1000);
     this.onListenerError = options.onListenerError
       ?? ((e) => process.emitWarning(`A settings listener failed: ${(e as Error)?.message ?? String(e)}`));
@@ -71,6 +77,7 @@ export class SettingsStore {
    */
   get<K extends SettingKey>(key: K): SettingValue<K> {
     requireSettingKey(key);
+    if (isSecretSetting(key)) return this.secretMarker(key) as SettingValue<K>;
     const row = this.q.one.get(key) as Row | undefined;
     return row ? this.decode(key, row.value) : (structuredClone(SETTINGS[key].default) as SettingValue<K>);
   }
@@ -78,9 +85,50 @@ export class SettingsStore {
   values(): SettingsValues {
     const out = defaultSettings() as Record<string, unknown>;
     for (const row of this.q.all.all() as Row[]) {
-      if (isSettingKey(row.key)) out[row.key] = this.decode(row.key, row.value);
+      if (isSettingKey(row.key) && !isSecretSetting(row.key)) out[row.key] = this.decode(row.key, row.value);
     }
+    for (const key of SETTING_KEYS) if (isSecretSetting(key)) out[key] = this.secretMarker(key);
     return out as SettingsValues;
+  }
+
+  /** The secret store beside the database (made on first use: most readers never touch a secret). */
+  secrets(): SecretStore {
+    if (!this.secretStore) {
+      const file = this.db.name;
+      if (!file || file === ':memory:') throw new BacklotError('SECRET_STORE_UNAVAILABLE', 'Write-only settings need a library folder; this database has none.');
+      this.secretStore = new SecretStore(path.dirname(file));
+    }
+    return this.secretStore;
+  }
+
+  /** SECRET_SET or SECRET_UNSET: all anyone but the engine that uses a secret ever learns of it. */
+  private secretMarker(key: SettingKey): string {
+    const file = this.db.name;
+    if (!this.secretStore && (!file || file === ':memory:')) return SECRET_UNSET;
+    return this.secrets().has(key) ? SECRET_SET : SECRET_UNSET;
+  }
+
+  /** A write-only setting: "" (or null) removes it; anything else is checked and stored, never echoed. */
+  private setSecret<K extends SettingKey>(key: K, value: unknown): SetResult<K> {
+    const spec = SETTINGS[key];
+    const previous = this.secretMarker(key);
+    if (value === '' || value === null) {
+      this.secrets().remove(key);
+    } else {
+      const checked = checkSetting(key, value);
+      if (!checked.ok) {
+        const code = checked.kind === 'wrong-type' ? 'SETTING_WRONG_TYPE' : checked.kind === 'out-of-range' ? 'SETTING_OUT_OF_RANGE' : 'SETTING_INVALID';
+        const got = typeof value === 'string' ? `a value of ${value.length} characters` : `a ${value === null ? 'null' : typeof value}`;
+        throw new BacklotError(code, `Setting "${key}" ${checked.problem}; got ${got} (not shown: the setting is write-only).`, { key });
+      }
+      this.secrets().write(key, checked.value as string);
+    }
+    const marker = this.secretMarker(key);
+    // The row records only when and whether: the value itself never reaches the database.
+    this.q.upsert.run(key, JSON.stringify(marker), this.now());
+    // Always heard, even when it was set before: a new key must reach the engines (a refused one is retried).
+    this.notify({ key, value: marker, previous, applies: spec.applies } as SettingChange);
+    return { key, value: marker as SettingValue<K>, applies: spec.applies, restartPending: false };
   }
 
   all(): SettingEntry[] {
@@ -101,6 +149,7 @@ export class SettingsStore {
   /** Validates, checks cross-key rules and the restart rule, then writes; a refusal writes nothing. */
   set<K extends SettingKey>(key: K, value: unknown, options: { restartAcknowledged?: boolean } = {}): SetResult<K> {
     requireSettingKey(key);
+    if (isSecretSetting(key)) return this.setSecret(key, value);
     const checked = checkSetting(key, value);
     if (!checked.ok) {
       const code = checked.kind === 'wrong-type' ? 'SETTING_WRONG_TYPE' : checked.kind === 'out-of-range' ? 'SETTING_OUT_OF_RANGE' : 'SETTING_INVALID';

@@ -1,6 +1,7 @@
 // The figures a scenario prints: lane utilization over the time the lane had matched work, busy
 // time and starts per leaf, latency from reachable to start, and the states at the end.
-import { CATALOG, ITEM_OPERATIONS, type OperationId } from '../../src-shared/catalog/operations';
+import { ITEM_OPERATIONS, type OperationId } from '../../src-shared/catalog/operations';
+import { SCENARIO_OPERATIONS } from './operations';
 
 export interface LatencyStats {
   count: number;
@@ -21,7 +22,7 @@ export class SimMetrics {
   readonly laneActive = new Map<string, number>();
   readonly nodeStarts = new Map<string, number>();
   readonly nodeBusy = new Map<string, number>();
-  readonly latency = new Map<OperationId, number[]>(CATALOG.map((op) => [op.id, []]));
+  readonly latency = new Map<OperationId, number[]>(SCENARIO_OPERATIONS.map((op) => [op.id, []]));
 
   constructor(lanes: readonly string[]) {
     for (const l of lanes) {
@@ -83,4 +84,4 @@ export function round(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
 
-export const ITEM_OPERATION_IDS = ITEM_OPERATIONS.map((o) => o.id);
+export const ITEM_OPERATION_IDS = ITEM_OPERATIONS.map((o) => o.id).filter((id) => SCENARIO_OPERATIONS.some((o) => o.id === id));

@@ -10,6 +10,7 @@ import { ITEM_OPERATIONS, type OperationId } from '../../src-shared/catalog/oper
 import type { WorkState } from '../../src-shared/states/states';
 import type { PreviewOutcomeDto } from '../../src-shared/api/window-contract';
 import { parseScenario } from './scenario';
+import { SCENARIO_OPERATION_IDS } from './operations';
 import { simulate, type TraceEvent } from './simulate';
 
 /** Items simulated at most; a larger library is sampled evenly (every k-th by channel and date). */
@@ -71,7 +72,8 @@ export function previewScenario(db: Db, live: LiveState, maxItems = PREVIEW_MAX_
   }
 
   const engines: Record<string, unknown[]> = {};
-  for (const b of live.bindings) {
+  // The simulator knows the seven operations of spec/scenario.md; channel roll-ups are not simulated.
+  for (const b of live.bindings.filter((x) => (SCENARIO_OPERATION_IDS as readonly string[]).includes(x.operation))) {
     (engines[b.operation] ??= []).push({
       lane: b.lane, secondsFixed: b.secondsFixed, secondsPerMediaSecond: b.secondsPerMediaSecond,
       usdPerItem: b.usdFixed, usdPerMediaSecond: b.usdPerMediaSecond,

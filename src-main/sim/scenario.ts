@@ -1,7 +1,8 @@
 // The scenario file of `backlot sim` (spec/scenario.md), parsed and checked before anything runs:
 // a scenario that is not valid is refused with one sentence that names the offending field.
 import { z } from 'zod';
-import { OPERATION_IDS, RESOURCES, type OperationId, type Resource } from '../../src-shared/catalog/operations';
+import { RESOURCES, type OperationId, type Resource } from '../../src-shared/catalog/operations';
+import { SCENARIO_OPERATION_IDS } from './operations';
 import type { PolicyNode } from '../../src-shared/policy/tree';
 import { validatePolicyTree, policyErrorPath } from '../../src-shared/policy/validate';
 import { isBacklotError } from '../../src-shared/errors';
@@ -14,7 +15,7 @@ export class ScenarioError extends Error {
   }
 }
 
-const opId = z.enum(OPERATION_IDS);
+const opId = z.enum(SCENARIO_OPERATION_IDS);
 const nonNeg = z.number().finite().min(0);
 const laneSpec = z.object({ slots: z.number().int().min(0), contendsFor: z.array(z.enum(RESOURCES as [Resource, ...Resource[]])).optional() });
 const engineSpec = z.object({
@@ -119,7 +120,7 @@ export function parseScenario(input: unknown): Scenario {
   }
   const checkTree = (tree: unknown, field: string): PolicyNode => {
     try {
-      return validatePolicyTree(tree, { lanes: laneOrder, path: field });
+      return validatePolicyTree(tree, { lanes: laneOrder, path: field, operations: SCENARIO_OPERATION_IDS });
     } catch (e) {
       if (isBacklotError(e)) throw new ScenarioError(policyErrorPath(e) ?? field, e.message);
       throw e;

@@ -12,7 +12,8 @@ import type { EngineBinding, LaneConfig } from '../arbiter/lanes';
 import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';
 import { utcWallTime } from '../gates/quiet-hours';
 import { explain } from '../explain/explain';
-import { CATALOG, type OperationId } from '../../src-shared/catalog/operations';
+import type { OperationId } from '../../src-shared/catalog/operations';
+import { SCENARIO_OPERATIONS, SCENARIO_OPERATION_IDS } from './operations';
 import { countKey, emptyCounts, type StateCounts, type WorkState } from '../../src-shared/states/states';
 import { defaultPolicyTree } from '../../src-shared/policy/default-tree';
 import { leavesOf, type PolicyNode } from '../../src-shared/policy/tree';
@@ -56,8 +57,8 @@ export interface SimOptions {
 
 function bindingsFor(s: Scenario): EngineBinding[] {
   const out: EngineBinding[] = [];
-  for (const op of CATALOG) {
-    const list = engineList(s.engines[op.id]) ?? [{ lane: REFERENCE_COSTS[op.id].lane, secondsFixed: REFERENCE_COSTS[op.id].secondsFixed, secondsPerMediaSecond: REFERENCE_COSTS[op.id].secondsPerMediaSecond }];
+  for (const op of SCENARIO_OPERATIONS) {
+    const list = engineList(s.engines[op.id as keyof Scenario['engines']]) ?? [{ lane: REFERENCE_COSTS[op.id].lane, secondsFixed: REFERENCE_COSTS[op.id].secondsFixed, secondsPerMediaSecond: REFERENCE_COSTS[op.id].secondsPerMediaSecond }];
     for (const e of list) {
       const engine = op.engines.find((x) => x.lane.queueKey === e.lane) ?? op.engines[0];
       out.push({
@@ -172,7 +173,7 @@ class Simulation {
   }
 
   private boot(first: boolean): void {
-    this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false });
+    this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false, operations: SCENARIO_OPERATION_IDS });
     this.arbiter = new Arbiter(this.host, this.config);
     if (first) {
       this.host.transaction(() => this.seed());

@@ -6,10 +6,13 @@ import { CATALOG } from '../../src-shared/catalog/operations';
 import { countKey, emptyCounts, WORK_STATES, type WorkState } from '../../src-shared/states/states';
 import type { ChannelSnapshotDto } from '../../src-shared/api/contract';
 import { BacklotError } from '../../src-shared/errors';
+import { ITEM_COUNT_OPERATION } from './item-counts';
 
 export interface SnapshotOptions {
   /** Only this channel; an unknown or removed one is refused. */
   channel?: string;
+  /** Only these channels; unknown or removed ones are left out. */
+  channels?: readonly string[];
   /** Add each operation's reachable list (missing + stale), newest first. */
   ids?: boolean;
 }
@@ -27,8 +30,6 @@ function prepare(db: Db) {
     // The counts come from work_counts, which the work store keeps with every state change; never from counting `work`.
     counts: db.prepare('SELECT channel_id, operation, state, n FROM work_counts WHERE n <> 0'),
     countsOf: db.prepare('SELECT channel_id, operation, state, n FROM work_counts WHERE channel_id = ? AND n <> 0'),
-    items: db.prepare('SELECT channel_id, COUNT(*) AS n FROM items GROUP BY channel_id'),
-    itemsOf: db.prepare('SELECT channel_id, COUNT(*) AS n FROM items WHERE channel_id = ?'),
     // The reachable list reads the partial index the arbiter's leaves use (ready = unclaimed
     // reachable rows), already in newest-first order and covering, so no table row is touched.
     ready: db.prepare(`SELECT item_id FROM work INDEXED BY work_ready_ch_newest
@@ -60,6 +61,8 @@ function emptyOperations(withIds: boolean): Operations {
 }
 
 const KNOWN_STATES = new Set<string>(WORK_STATES);
+/** Up to this many channels, their counts are read channel by channel (an index lookup each). */
+const FEW_CHANNELS = 16;
 
 /** `uow`: a reader inside a running unit of work sees the counts it changed (they are written first). */
 export function snapshot(db: Db, opts: SnapshotOptions = {}, uow?: UnitOfWork): { channels: ChannelSnapshotDto[] } {
@@ -73,6 +76,12 @@ export function snapshot(db: Db, opts: SnapshotOptions = {}, uow?: UnitOfWork): 
       const row = q.channel.get(opts.channel) as { id: string; title: string } | undefined;
       if (!row) throw new BacklotError('CHANNEL_NOT_FOUND', `There is no channel "${opts.channel}" in the library.`, { channel: opts.channel });
       rows = [row];
+    } else if (opts.channels !== undefined) {
+      // The channels a window was told changed; one removed meanwhile is simply not in the answer.
+      rows = [...new Set(opts.channels)].sort().flatMap((id) => {
+        const row = q.channel.get(id) as { id: string; title: string } | undefined;
+        return row ? [row] : [];
+      });
     } else {
       rows = q.channels.all() as { id: string; title: string }[];
     }
@@ -83,18 +92,15 @@ export function snapshot(db: Db, opts: SnapshotOptions = {}, uow?: UnitOfWork): 
       return dto;
     });
 
-    const items = (opts.channel !== undefined ? q.itemsOf.all(opts.channel) : q.items.all()) as { channel_id: string | null; n: number }[];
-    for (const r of items) {
-      const dto = r.channel_id === null ? undefined : byId.get(r.channel_id);
-      if (dto) dto.items = r.n;
-    }
-
-    const counts = (opts.channel !== undefined ? q.countsOf.all(opts.channel) : q.counts.all()) as
+    const counts = (rows.length <= FEW_CHANNELS ? rows.flatMap((r) => q.countsOf.all(r.id)) : q.counts.all()) as
       { channel_id: string; operation: string; state: string; n: number }[];
     for (const r of counts) {
-      const op = byId.get(r.channel_id)?.operations[r.operation];
+      const dto = byId.get(r.channel_id);
+      const op = dto?.operations[r.operation];
       if (!op || !KNOWN_STATES.has(r.state)) continue;
       op[countKey(r.state as WorkState)] = r.n;
+      // A channel's items are its rows of one item operation (ITEM_COUNT_OPERATION), every state.
+      if (r.operation === ITEM_COUNT_OPERATION) dto!.items += r.n;
     }
 
     if (withIds) {

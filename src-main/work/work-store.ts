@@ -5,11 +5,13 @@ import type { Db } from '../db/connection';
 import type { UnitOfWork } from '../db/unit-of-work';
 import {
   CATALOG, ITEM_OPERATIONS, itemDependencies, operationSpec,
-  type OperationId,
+  type OperationId, type OperationSpec,
 } from '../../src-shared/catalog/operations';
 import {
-  deriveState, isReachable, type Deferral, type OperationFacts, type WorkState,
+  assertNever, deriveState, isReachable, type Deferral, type OperationFacts, type WorkState,
 } from '../../src-shared/states/states';
+import type { CalendarPeriodKind } from '../../src-shared/schedule/calendar-period';
+import { NO_NEW_ITEMS, ROLLED_UP_OPERATION, RollupQueries, type RollupInputs } from './rollup';
 
 export interface WorkRow {
   operation: OperationId;
@@ -113,19 +115,42 @@ export function deferralOf(row: Pick<WorkRow, 'deferral_kind' | 'deferral_until'
   }
 }
 
+export interface WorkStoreOptions {
+  /**
+   * The operations this store derives work for (default: the whole catalog). The simulator passes
+   * the design's seven, so an operation added later (channel-digest) changes no scenario.
+   */
+  operations?: readonly OperationId[];
+}
+
 export class WorkStore {
   private readonly opFingerprints = new Map<OperationId, string>();
+  /** Channel-scope operations derived here (sync, and channel-digest unless left out). */
+  private readonly channelOps: readonly OperationSpec[];
+  /** Present when channel digests are derived; their states follow the item digests of a period. */
+  private readonly rollups: RollupQueries | null;
+  private rollupKind: CalendarPeriodKind = 'week';
+  /** Channels whose roll-up must be derived again before the running transaction commits. */
+  private readonly dirtyRollups = new Map<string, number>();
   private readonly watchers = new Set<ReadyWatcher>();
   /** Count changes made inside the running transaction, written just before it commits. */
   private readonly pendingCounts = new Map<string, { channel: string; operation: OperationId; state: WorkState; delta: number }>();
+  /** Channels whose counts were written since the host last told the windows (Host.deliver). */
+  private changedChannels = new Set<string>();
   private readonly q;
 
   private readonly db: Db;
 
-  constructor(uow: UnitOfWork) {
+  constructor(uow: UnitOfWork, options: WorkStoreOptions = {}) {
     const db = uow.db;
     this.db = db;
-    uow.addHook({ beforeCommit: () => this.flushCounts(), afterRollback: () => this.pendingCounts.clear() });
+    const derived = new Set<OperationId>(options.operations ?? CATALOG.map((op) => op.id));
+    this.channelOps = CATALOG.filter((op) => op.scope === 'channel' && derived.has(op.id));
+    this.rollups = derived.has('channel-digest') ? new RollupQueries(db) : null;
+    uow.addHook({
+      beforeCommit: () => { this.flushRollups(); this.flushCounts(); },
+      afterRollback: () => { this.pendingCounts.clear(); this.dirtyRollups.clear(); },
+    });
     this.q = {
       // Arrays, not objects: better-sqlite3 builds a row object at twice the cost of the query.
       itemFacts: db.prepare(`SELECT i.id, i.channel_id, i.published_at, i.duration_s, i.fingerprint, i.media_state,
@@ -176,6 +201,7 @@ export class WorkStore {
   private count(channel: string, operation: OperationId, state: WorkState, delta: number): void {
     if (!this.db.inTransaction) {
       this.q.countAdd.run(channel, operation, state, delta);
+      this.changedChannels.add(channel);
       return;
     }
     const key = `${channel}\0${operation}\0${state}`;
@@ -186,8 +212,21 @@ export class WorkStore {
 
   /** Writes the counts kept back; readers of work_counts inside a transaction call this first. */
   flushCounts(): void {
-    for (const p of this.pendingCounts.values()) if (p.delta !== 0) this.q.countAdd.run(p.channel, p.operation, p.state, p.delta);
+    for (const p of this.pendingCounts.values()) {
+      if (p.delta === 0) continue;
+      this.q.countAdd.run(p.channel, p.operation, p.state, p.delta);
+      // Kept even if an outer savepoint later rolls back: a window re-reading a channel that did
+      // not change costs one small read, one never told about a change shows a wrong count.
+      this.changedChannels.add(p.channel);
+    }
     this.pendingCounts.clear();
+  }
+
+  /** The channels whose counts moved since the last call, sorted; the set starts again empty. */
+  takeChangedChannels(): string[] {
+    const channels = [...this.changedChannels].sort();
+    this.changedChannels = new Set();
+    return channels;
   }
 
   watchReady(w: ReadyWatcher): () => void {
@@ -219,10 +258,16 @@ export class WorkStore {
     for (const op of ITEM_OPERATIONS) {
       const outputFp = have.includes(op.id) ? expectedFingerprint(this.operationFingerprint(op.id), item.fingerprint) : null;
       const inserted = this.q.insert.run({ operation: op.id, item_id: item.id, channel_id: item.channel_id, published_at: item.published_at, duration_s: duration, output_fp: outputFp, stale_at: null });
-      if (inserted.changes === 1) this.count(item.channel_id, op.id, 'blocked', 1);
+      if (inserted.changes === 1) {
+        this.count(item.channel_id, op.id, 'blocked', 1);
+        if (op.id === ROLLED_UP_OPERATION) this.rollupChanged(item.channel_id, now);
+      }
     }
     // Rows already ready may have moved in the orders: not told row by row (an item edit is rare).
-    if (this.q.updateAttrs.run(item.published_at, duration, item.id, item.published_at, duration).changes > 0) for (const w of this.watchers) w.reset(null);
+    if (this.q.updateAttrs.run(item.published_at, duration, item.id, item.published_at, duration).changes > 0) {
+      for (const w of this.watchers) w.reset(null);
+      this.rollupChanged(item.channel_id, now);
+    }
     this.derive(item, now, () => false, () => {});
   }
 
@@ -335,40 +380,160 @@ export class WorkStore {
     }
   }
 
-  /** A channel-scoped operation (sync): missing until it first ran, stale once its interval passed. */
+  /**
+   * Channel-scoped operations: sync is missing until it first ran and stale once its interval
+   * passed; channel-digest follows the item digests of its period (deriveRollup).
+   */
   ensureChannel(channelId: string, now: number): void {
     const ch = this.q.channelFacts.get(channelId) as ChannelFactsRow | undefined;
     if (!ch) return;
-    for (const op of CATALOG) {
-      if (op.scope !== 'channel') continue;
+    for (const op of this.channelOps) {
       const inserted = this.q.insert.run({ operation: op.id, item_id: ch.id, channel_id: ch.id, published_at: CHANNEL_WORK_PUBLISHED_AT, duration_s: 0, output_fp: null, stale_at: null });
       if (inserted.changes === 1) this.count(ch.id, op.id, 'blocked', 1);
     }
     this.recomputeChannel(channelId, now);
   }
 
+  /** Channels of the library lacking a row of a channel operation (a library from before it existed). */
+  channelsMissingWork(): string[] {
+    const out = new Set<string>();
+    for (const op of this.channelOps) {
+      for (const r of this.db.prepare('SELECT c.id FROM channels c WHERE NOT EXISTS (SELECT 1 FROM work w WHERE w.operation = ? AND w.item_id = c.id)').all(op.id) as { id: string }[]) out.add(r.id);
+    }
+    return [...out];
+  }
+
   recomputeChannel(channelId: string, now: number): void {
     const ch = this.q.channelFacts.get(channelId) as ChannelFactsRow | undefined;
     if (!ch) return;
-    for (const op of CATALOG) {
-      if (op.scope !== 'channel') continue;
+    for (const op of this.channelOps) {
       const row = this.q.row.get(op.id, ch.id) as WorkRow | undefined;
-      if (!row) continue;
-      const expected = expectedFingerprint(this.operationFingerprint(op.id), null);
-      const staleAt = ch.last_sync_at !== null && ch.sync_interval_s !== null ? ch.last_sync_at + ch.sync_interval_s : null;
-      if (staleAt !== row.stale_at) {
-        this.q.setStaleAt.run(staleAt, op.id, ch.id);
-        row.stale_at = staleAt;
-      }
-      const facts: OperationFacts = {
-        outputFingerprint: ch.last_sync_at !== null ? expected : null,
-        expectedFingerprint: expected,
-        staleAt,
-        deferral: deferralOf(row),
-        inputGone: ch.removed_at !== null,
-      };
-      this.writeState(row, deriveState(facts, [], now), now);
+      if (row) this.deriveChannelOperation(op.id, ch, row, now, null);
     }
+  }
+
+  private deriveChannelOperation(operation: OperationId, ch: ChannelFactsRow, row: WorkRow, now: number,
+    writer: ((row: DerivationRow, state: WorkState, ready: number, since: number | null) => void) | null): void {
+    switch (operation) {
+      case 'sync': {
+        const expected = expectedFingerprint(this.operationFingerprint(operation), null);
+        const staleAt = ch.last_sync_at !== null && ch.sync_interval_s !== null ? ch.last_sync_at + ch.sync_interval_s : null;
+        if (staleAt !== row.stale_at) {
+          this.q.setStaleAt.run(staleAt, operation, ch.id);
+          row.stale_at = staleAt;
+        }
+        const facts: OperationFacts = {
+          outputFingerprint: ch.last_sync_at !== null ? expected : null,
+          expectedFingerprint: expected,
+          staleAt,
+          deferral: deferralOf(row),
+          inputGone: ch.removed_at !== null,
+        };
+        this.writeState(row, deriveState(facts, [], now), now, writer);
+        return;
+      }
+      case 'channel-digest':
+        this.deriveRollup(ch, row, now, writer);
+        return;
+      case 'download':
+      case 'transcribe':
+      case 'diarize':
+      case 'attribute-voices':
+      case 'attribute-words':
+      case 'digest':
+        throw new Error(`${operation} is item work, not a channel operation`);
+      default:
+        assertNever(operation);
+    }
+  }
+
+  /**
+   * A channel digest: done while its output names exactly the period's finished item digests; stale
+   * or missing once one more landed; blocked while the period's items wait for their digests; and
+   * deferred (NO_NEW_ITEMS) when the period has nothing to roll up.
+   */
+  private deriveRollup(ch: ChannelFactsRow, row: WorkRow, now: number,
+    writer: ((row: DerivationRow, state: WorkState, ready: number, since: number | null) => void) | null): void {
+    const inputs = this.rollupInputs(ch.id, now);
+    const nothing = inputs.members.length === 0 && inputs.pending === 0;
+    if (nothing && row.deferral_kind === null) {
+      Object.assign(row, { deferral_kind: 'excluded', deferral_until: null, deferral_code: NO_NEW_ITEMS });
+      this.q.deferral.run(row.attempts, 'excluded', null, NO_NEW_ITEMS, row.operation, row.item_id);
+    } else if (!nothing && row.deferral_code === NO_NEW_ITEMS) {
+      Object.assign(row, { deferral_kind: null, deferral_until: null, deferral_code: null });
+      this.q.deferral.run(row.attempts, null, null, null, row.operation, row.item_id);
+    }
+    const facts: OperationFacts = {
+      outputFingerprint: row.output_fp,
+      expectedFingerprint: expectedFingerprint(this.operationFingerprint(row.operation), inputs.fingerprint),
+      staleAt: null,
+      deferral: deferralOf(row),
+      inputGone: ch.removed_at !== null,
+    };
+    this.writeState(row, deriveState(facts, [inputs.members.length > 0 ? 'done' : 'blocked'], now), now, writer);
+  }
+
+  /** The item digests a channel digest made now would roll up (the executor hands them to its engine). */
+  rollupInputs(channelId: string, now: number): RollupInputs {
+    if (!this.rollups) throw new Error('channel digests are not derived by this work store');
+    return this.rollups.inputs(channelId, now, this.rollupKind);
+  }
+
+  /** The period a channel digest rolls up (setting digest.channel.period); every roll-up is derived again. */
+  setRollupPeriod(kind: CalendarPeriodKind, now: number): void {
+    if (kind === this.rollupKind) return;
+    this.rollupKind = kind;
+    this.recomputeRollups(now);
+  }
+
+  rollupPeriod(): CalendarPeriodKind {
+    return this.rollupKind;
+  }
+
+  /** A reader's view of the period setting: nothing is derived again (the dispatching host does that). */
+  useRollupPeriod(kind: CalendarPeriodKind): void {
+    this.rollupKind = kind;
+  }
+
+  /** Every channel's roll-up derived again (a period boundary passed, the period setting changed). */
+  recomputeRollups(now: number): void {
+    if (!this.rollups) return;
+    for (const r of this.db.prepare('SELECT item_id FROM work WHERE operation = ?').all('channel-digest') as { item_id: string }[]) this.recomputeRollup(r.item_id, now);
+  }
+
+  private recomputeRollup(channelId: string, now: number): void {
+    const ch = this.q.channelFacts.get(channelId) as ChannelFactsRow | undefined;
+    const row = this.q.row.get('channel-digest', channelId) as WorkRow | undefined;
+    if (ch && row) this.deriveRollup(ch, row, now, null);
+  }
+
+  /** An item digest of this channel appeared, moved or changed state: its roll-up follows before the commit. */
+  private rollupChanged(channelId: string, now: number): void {
+    if (!this.rollups) return;
+    if (this.db.inTransaction) this.dirtyRollups.set(channelId, Math.max(this.dirtyRollups.get(channelId) ?? now, now));
+    else this.recomputeRollup(channelId, now);
+  }
+
+  private flushRollups(): void {
+    if (this.dirtyRollups.size === 0) return;
+    const dirty = [...this.dirtyRollups];
+    this.dirtyRollups.clear();
+    for (const [channelId, now] of dirty) this.recomputeRollup(channelId, now);
+  }
+
+  /**
+   * A channel operation's output was committed (a channel digest): its fingerprint names what the
+   * engine was given (`inputFingerprint`), so a digest that landed while it ran leaves it stale.
+   */
+  recordChannelOutput(operation: OperationId, channelId: string, output: { path: string | null; bytes: number; jobId: string | null; engine?: string | null; inputFingerprint: string | null }, now: number): void {
+    const ch = this.q.channelFacts.get(channelId) as ChannelFactsRow | undefined;
+    const row = this.q.row.get(operation, channelId) as WorkRow | undefined;
+    if (!ch || !row) return;
+    const recorded = expectedFingerprint(this.operationFingerprint(operation), output.inputFingerprint);
+    Object.assign(row, { output_fp: recorded, claimed: 0, attempts: 0, deferral_kind: null, deferral_until: null, deferral_code: null });
+    this.deriveChannelOperation(operation, ch, row, now, (_r, state, ready, since) => {
+      this.q.outputAndState.run(recorded, output.path, output.bytes, output.jobId, output.engine ?? null, state, ready, since, operation, channelId);
+    });
   }
 
   recompute(operation: OperationId, itemId: string, now: number): void {
@@ -430,6 +595,7 @@ export class WorkStore {
     if (row.state !== state) {
       this.count(row.channel_id, row.operation, row.state, -1);
       this.count(row.channel_id, row.operation, state, 1);
+      if (this.rollups && row.operation === ROLLED_UP_OPERATION) this.rollupChanged(row.channel_id, now);
     }
     row.state = state;
     row.ready = ready;

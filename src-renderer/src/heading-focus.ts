@@ -17,7 +17,11 @@ export function armHeadingFocus(): void {
 
 function take(h: HTMLElement): void {
   armed = false;
-  if (!h.contains(document.activeElement)) h.focus();
+  // A view that put focus somewhere itself (Search's field, a linked setting) keeps it there.
+  const active = document.activeElement;
+  const main = h.closest('main');
+  if (active && main && main.contains(active) && active !== main) return;
+  h.focus();
 }
 
 export const vViewHeading: Directive<HTMLElement> = {

@@ -6,6 +6,7 @@ import LibraryView from './views/LibraryView.vue';
 import ItemView from './views/ItemView.vue';
 import LanesView from './views/LanesView.vue';
 import RunsView from './views/RunsView.vue';
+import SearchView from './views/SearchView.vue';
 import NotFoundView from './views/NotFoundView.vue';
 
 declare module 'vue-router' {
@@ -23,6 +24,7 @@ export const routes: RouteRecordRaw[] = [
   // The two heaviest views load their code (the chart library, the settings schemas) when opened.
   { path: '/rules', name: 'rules', component: () => import('./views/RulesView.vue'), meta: { title: 'views.rules' } },
   { path: '/runs/:run?', name: 'runs', component: RunsView, meta: { title: 'views.runs' } },
+  { path: '/search', name: 'search', component: SearchView, meta: { title: 'views.search' } },
   { path: '/settings/:key?', name: 'settings', component: () => import('./views/SettingsView.vue'), meta: { title: 'views.settings' } },
   { path: '/:rest(.*)*', name: 'not-found', component: NotFoundView, meta: { title: 'app.notFound' } },
 ];

@@ -6,6 +6,13 @@ import { OPERATION_IDS } from '../catalog/operations';
 import { WORK_STATES } from '../states/states';
 import { RUN_OUTCOMES, RUN_TRIGGERS } from '../runs/trigger';
 import { NOTICE_KINDS, type HostNotice } from '../notices/notice';
+import { policyTreeSchema } from '../policy/schema';
+import { validatePolicyTree } from '../policy/validate';
+import { LANE_KEYS } from '../catalog/lanes';
+import { isBacklotError } from '../errors';
+import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from '../search/query';
+import { transcriptRecord } from '../transcript/record';
+import { TRANSCRIPT_FORMATS } from '../transcript/render/formats';
 import { windowApi } from './window-contract';
 
 const operationId = z.enum(OPERATION_IDS);
@@ -63,6 +70,64 @@ export const laneStatus = z.object({
 });
 export type LaneStatusDto = z.infer<typeof laneStatus>;
 
+/** One search hit: exactly the keys `backlot search --json` prints. */
+export const searchHit = z.object({
+  item: z.string(),
+  channel: z.string(),
+  title: z.string(),
+  start: z.number(),
+  end: z.number(),
+  speaker: z.string().nullable(),
+  text: z.string(),
+}).strict();
+export type SearchHitDto = z.infer<typeof searchHit>;
+
+const transcriptFormat = z.enum(TRANSCRIPT_FORMATS);
+
+export const transcriptView = z.object({
+  item: z.string(),
+  title: z.string(),
+  channel: z.string(),
+  /** The operation whose output this is: transcribe, or attribute-words once speakers are known. */
+  operation: z.enum(['transcribe', 'attribute-words']),
+  transcript: transcriptRecord,
+  /** The label of every speaker id in the transcript (a name, or "Speaker N"). */
+  speakers: z.record(z.string(), z.string()),
+  exports: z.array(z.object({ format: transcriptFormat, fileName: z.string(), mimeType: z.string() })),
+});
+export type TranscriptViewDto = z.infer<typeof transcriptView>;
+const spendPeriod = z.object({
+  key: z.string(), start: z.number(), end: z.number(), usd: z.number(), requests: z.number().int(),
+  inputTokens: z.number().int(), outputTokens: z.number().int(), estimatedUsd: z.number(),
+});
+export const spendReportDto = z.object({
+  at: z.number(), capUsd: z.number().nullable(), window: z.enum(['day', 'week', 'month']),
+  windowUsd: z.number(), remainingUsd: z.number().nullable(), day: spendPeriod, week: spendPeriod, month: spendPeriod,
+});
+export type SpendReportDto = z.infer<typeof spendReportDto>;
+
+/** `backlot digest ITEM --json`: the contract's keys exactly. */
+export const digestAnswerDto = z.object({
+  item: z.string(), engine: z.string(), summary: z.string(),
+  moments: z.array(z.object({ start: z.number(), speaker: z.string().nullable(), text: z.string() })),
+  usd: z.number(),
+});
+
+/**
+ * A policy tree from a caller, checked at the boundary by the one validator (limits first, then
+ * every node, each refusal naming its node). A refusal is a custom issue carrying its own code,
+ * POLICY_INVALID, which the dispatcher answers with as it is.
+ */
+export const policyTreeRequest = z.unknown().transform((input, ctx) => {
+  try {
+    return validatePolicyTree(input, { lanes: LANE_KEYS });
+  } catch (e) {
+    if (!isBacklotError(e)) throw e;
+    ctx.addIssue({ code: 'custom', message: e.message, params: { ...e.params, code: e.code } });
+    return z.NEVER;
+  }
+});
+
 export const apiError = z.object({ code: z.string(), message: z.string() });
 export type ApiErrorDto = z.infer<typeof apiError>;
 
@@ -95,7 +160,9 @@ export const API = {
     response: z.object({ scanned: z.array(z.object({ channel: z.string(), added: z.number().int(), changed: z.number().int(), removed: z.number().int() })) }),
   },
   'snapshot.get': {
-    request: z.object({ channel: z.string().optional(), ids: z.boolean().optional() }),
+    // `channels`: only these (those no longer in the library are left out, not refused), what a
+    // window re-reads when an event names the channels that changed.
+    request: z.object({ channel: z.string().optional(), channels: z.array(z.string()).max(10_000).optional(), ids: z.boolean().optional() }),
     response: z.object({ channels: z.array(channelSnapshot) }),
   },
   'explain.get': {
@@ -139,16 +206,35 @@ export const API = {
   },
   'tree.get': {
     request: z.object({}),
-    response: z.object({ version: z.number().int(), tree: z.unknown() }),
+    response: z.object({ version: z.number().int(), tree: policyTreeSchema }),
   },
   'tree.set': {
-    request: z.object({ tree: z.unknown() }),
-    response: z.object({ version: z.number().int(), tree: z.unknown() }),
+    request: z.object({ tree: policyTreeRequest }),
+    response: z.object({ version: z.number().int(), tree: policyTreeSchema }),
+  },
+  'search.query': {
+    request: z.object({
+      query: z.string().min(1).max(MAX_QUERY_CHARS),
+      speaker: z.string().min(1).optional(),
+      channel: z.string().min(1).optional(),
+      limit: z.number().int().positive().max(MAX_SEARCH_LIMIT).optional(),
+    }),
+    response: z.object({ hits: z.array(searchHit) }),
+  },
+  'transcript.get': {
+    request: z.object({ item: z.string().min(1) }),
+    response: transcriptView,
+  },
+  'transcript.export': {
+    request: z.object({ item: z.string().min(1), format: transcriptFormat }),
+    response: z.object({ fileName: z.string(), mimeType: z.string(), encoding: z.enum(['utf8', 'base64']), data: z.string() }),
   },
   'notices.list': {
     request: z.object({ after: z.number().int().nonnegative().optional() }),
     response: z.object({ notices: z.array(hostNoticeWithId) }),
   },
+  'spend.get': { request: z.object({}), response: spendReportDto },
+  'digest.get': { request: z.object({ item: z.string().min(1) }), response: digestAnswerDto },
   'runs.list': {
     request: z.object({
       limit: z.number().int().positive().max(1000).optional(), operation: operationId.optional(), channel: z.string().optional(),
@@ -176,5 +262,5 @@ export function isApiMethod(name: unknown): name is ApiMethod {
 
 // The host's pushed events live in their own zod-free module, so the window can read frames
 // without bundling the schemas; re-exported here because this file is the contract.
-export { HOST_SIGNALS, isNoticeEvent, hostEventFrame, readHostEventFrame } from './host-events';
-export type { HostEvent, HostSignal, NoticeEvent } from './host-events';
+export { HOST_SIGNALS, isNoticeEvent, hostEventFrame, readHostEventFrame, readHostEventDetail } from './host-events';
+export type { HostEvent, HostEventDetail, HostSignal, NoticeEvent } from './host-events';

@@ -16,11 +16,29 @@ export function isNoticeEvent(event: HostEvent): event is NoticeEvent {
 }
 
 /**
- * The wire form (IPC and the /events WebSocket): a signal travels as `{"event": "<signal>"}`, a
- * notice as the NoticeEvent object itself. readHostEventFrame is its inverse.
+ * What a signal says beyond its name, so a window re-reads only what changed. `channels` (on
+ * snapshot-changed): the channels whose counts moved since the last such signal; absent when the
+ * host cannot tell (another process wrote), and then a window re-reads everything.
  */
-export function hostEventFrame(event: HostEvent): { event: HostSignal } | NoticeEvent {
-  return isNoticeEvent(event) ? event : { event };
+export interface HostEventDetail {
+  channels?: string[];
+}
+
+/**
+ * The wire form (IPC and the /events WebSocket): a signal travels as `{"event": "<signal>"}` plus
+ * its detail (`"channels": [...]`), a notice as the NoticeEvent object itself.
+ * readHostEventFrame and readHostEventDetail are its inverse.
+ */
+export function hostEventFrame(event: HostEvent, detail?: HostEventDetail): ({ event: HostSignal } & HostEventDetail) | NoticeEvent {
+  if (isNoticeEvent(event)) return event;
+  return detail?.channels ? { event, channels: detail.channels } : { event };
+}
+
+/** The detail a received signal frame carries; anything malformed is left out. */
+export function readHostEventDetail(frame: unknown): HostEventDetail | undefined {
+  if (typeof frame !== 'object' || frame === null) return undefined;
+  const { channels } = frame as { channels?: unknown };
+  return Array.isArray(channels) && channels.every((c) => typeof c === 'string') ? { channels: channels as string[] } : undefined;
 }
 
 /** Reads a received frame; anything that is not one of ours is null, never passed on. */

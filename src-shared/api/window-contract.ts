@@ -147,6 +147,10 @@ export function windowApi(shared: SharedSchemas) {
       request: z.object({}),
       response: z.object({ channel: shared.channelSummary, clips: z.number().int(), synthesised: z.boolean() }),
     },
+    'library.remove': {
+      request: z.object({ channel: z.string().min(1), deleteMedia: z.boolean().optional() }),
+      response: z.object({ channel: z.string(), title: z.string(), items: z.number().int(), deletedFiles: z.number().int(), deletedBytes: z.number(), keptFiles: z.number().int() }),
+    },
     'runs.get': {
       request: z.object({ run: z.number().int().positive() }),
       response: z.object({ run: shared.runDto }),

@@ -12,6 +12,9 @@ export const OPERATION_IDS = [
   'attribute-voices',
   'attribute-words',
   'digest',
+  // A channel-scope roll-up of the item digests (docs/digests.md "Channel roll-up"). It came after
+  // the design's seven and stays out of the simulator (src-main/sim/operations.ts).
+  'channel-digest',
 ] as const;
 export type OperationId = (typeof OPERATION_IDS)[number];
 
@@ -61,6 +64,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     engines: [
       { id: 'whisper.cpp', lane: lane('gpu') },
       { id: 'pocketsphinx', lane: lane('cpu') },
+      // whisper.cpp's CPU build on the cpu lane, after pocketsphinx in the default preference.
+      { id: 'whisper.cpp-cpu', lane: lane('cpu') },
     ],
   },
   {
@@ -68,6 +73,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     engines: [
       { id: 'sherpa-onnx-gpu', lane: lane('gpu') },
       { id: 'sherpa-onnx-cpu', lane: lane('cpu') },
+      { id: 'vosk-xvector', lane: lane('cpu') },
     ],
   },
   {
@@ -83,7 +89,15 @@ export const OPERATIONS: readonly OperationSpec[] = [
     engines: [
       { id: 'extractive', lane: lane('cpu') },
       { id: 'openai-compatible', lane: lane('remote') },
+      // A local LLM: on the gpu lane where there is a usable GPU, else on the cpu lane (its adapter says).
+      { id: 'llama-cpp', lane: lane('gpu') },
     ],
+  },
+  {
+    // Channel scope over item work: missing or stale once an item digest of the period lands, built
+    // from those digests (src-main/work/rollup.ts derives its state).
+    id: 'channel-digest', scope: 'channel', dependsOn: ['digest'], writesMedia: false,
+    engines: [{ id: 'rollup', lane: lane('cpu') }],
   },
 ];
 

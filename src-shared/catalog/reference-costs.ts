@@ -11,4 +11,6 @@ export const REFERENCE_COSTS: Record<OperationId, { lane: string; secondsFixed: 
   'attribute-voices': { lane: 'cpu', secondsFixed: 1, secondsPerMediaSecond: 0 },
   'attribute-words': { lane: 'cpu', secondsFixed: 1, secondsPerMediaSecond: 0.001 },
   digest: { lane: 'cpu', secondsFixed: 5, secondsPerMediaSecond: 0 },
+  // Not simulated (src-main/sim/operations.ts); the test engine's cost for the roll-up.
+  'channel-digest': { lane: 'cpu', secondsFixed: 2, secondsPerMediaSecond: 0 },
 };

@@ -1,5 +1,7 @@
 // The policy tree (DESIGN §3): the one statement of what runs. Data, stored and edited by the user,
-// validated on every write.
+// validated on every write (schema.ts holds its zod schema; it must produce exactly these types).
+import type { OperationId } from '../catalog/operations';
+
 export const POLICY_MODES = ['strict', 'round-robin', 'weighted-fair'] as const;
 export type PolicyMode = (typeof POLICY_MODES)[number];
 export const POLICY_POSTURES = ['new-first', 'passive'] as const;
@@ -10,7 +12,7 @@ export type PolicyOrder = (typeof POLICY_ORDERS)[number];
 export interface PolicyMatch {
   channel?: string[];
   platform?: string[];
-  operation?: string;
+  operation?: OperationId;
   lane?: string;
   publishedWithinS?: number;
 }

@@ -1,8 +1,12 @@
 // The policy tree arrives as untrusted JSON (UI edits, scenario files, the database); this is the
 // one gate that turns it into a typed PolicyNode or refuses it with a sentence naming the node.
+// The tree's size is checked first without recursion (a 2,000-level tree is refused, not a stack
+// overflow), then each node's fields against the schema (schema.ts), parents before children.
+import type { z } from 'zod';
 import { BacklotError } from '../errors';
-import { OPERATION_IDS } from '../catalog/operations';
-import { POLICY_MODES, POLICY_ORDERS, POLICY_POSTURES, type PolicyMatch, type PolicyNode } from './tree';
+import { FIELD_RULES, MATCH_KEYS, NODE_KEYS, POLICY_LIMITS, policyNodeFields } from './schema';
+import type { PolicyMatch, PolicyNode } from './tree';
+import type { OperationId } from '../catalog/operations';
 
 export interface PolicyValidationContext {
   /** The lanes (queue keys) a `match.lane` may name. */
@@ -10,6 +14,8 @@ export interface PolicyValidationContext {
   /** Where the tree sits in the caller's document, e.g. `events[3].tree`; paths in messages and
    *  in the error's `path` start here. Default `tree`. */
   path?: string;
+  /** The operations a `match.operation` may name (default: the catalog's; the simulator's seven). */
+  operations?: readonly OperationId[];
 }
 
 /** What a POLICY_INVALID error carries besides its sentence. */
@@ -24,9 +30,6 @@ export interface PolicyErrorParams {
   paths?: [string, string];
 }
 
-const NODE_KEYS = ['id', 'match', 'mode', 'weight', 'maxWorkers', 'posture', 'order', 'children'] as const;
-const MATCH_KEYS = ['channel', 'platform', 'operation', 'lane', 'publishedWithinS'] as const;
-
 /** Full path of the offending field of a POLICY_INVALID error, or undefined for any other error. */
 export function policyErrorPath(err: unknown): string | undefined {
   if (!(err instanceof BacklotError) || err.code !== 'POLICY_INVALID') return undefined;
@@ -35,8 +38,45 @@ export function policyErrorPath(err: unknown): string | undefined {
 }
 
 export function validatePolicyTree(input: unknown, ctx: PolicyValidationContext): PolicyNode {
+  const root = ctx.path ?? 'tree';
+  checkLimits(input, root);
   const seen = new Map<string, string>(); // id -> path where it was first declared
-  return validateNode(input, ctx.path ?? 'tree', ctx, seen);
+  return validateNode(input, root, ctx, seen);
+}
+
+/**
+ * Depth, node count and id length, over an explicit stack: nothing here recurses, and it stops
+ * at the first node past a limit, so a hostile tree costs at most maxNodes steps.
+ */
+function checkLimits(input: unknown, rootPath: string): void {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: input, path: rootPath, depth: 1 }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    nodes++;
+    if (nodes > POLICY_LIMITS.maxNodes) {
+      throw new BacklotError(
+        'POLICY_INVALID',
+        `The policy tree has more than ${POLICY_LIMITS.maxNodes} nodes (the first one past the limit is at ${path}); a tree may have at most ${POLICY_LIMITS.maxNodes}.`,
+        { node: null, field: '', path } satisfies PolicyErrorParams,
+      );
+    }
+    if (!isPlainObject(value)) continue;
+    const id = typeof value.id === 'string' && value.id !== '' && value.id.length <= POLICY_LIMITS.maxIdLength ? value.id : null;
+    if (typeof value.id === 'string' && value.id.length > POLICY_LIMITS.maxIdLength) {
+      fail(null, path, 'id', `id must be at most ${POLICY_LIMITS.maxIdLength} characters (got ${value.id.length})`);
+    }
+    if (depth > POLICY_LIMITS.maxDepth) {
+      fail(id, path, '', `the tree may be at most ${POLICY_LIMITS.maxDepth} levels deep, and this node is at level ${depth}`);
+    }
+    const children = value.children;
+    if (!Array.isArray(children)) continue;
+    // Pushed in reverse, so nodes are visited in document order and the first node past a limit
+    // is the one a reader meets first. More children than the node limit are never looked at.
+    for (let i = Math.min(children.length, POLICY_LIMITS.maxNodes + 1) - 1; i >= 0; i--) {
+      stack.push({ value: children[i], path: `${path}.children[${i}]`, depth: depth + 1 });
+    }
+  }
 }
 
 function validateNode(input: unknown, path: string, ctx: PolicyValidationContext, seen: Map<string, string>): PolicyNode {
@@ -47,7 +87,7 @@ function validateNode(input: unknown, path: string, ctx: PolicyValidationContext
   // The id first: every later message names the node by it.
   const id = input.id;
   if (typeof id !== 'string' || id === '') {
-    fail(null, path, 'id', `id must be a non-empty string (got ${describe(id)})`);
+    fail(null, path, 'id', `${FIELD_RULES.id} (got ${describe(id)})`);
   }
   const firstPath = seen.get(id);
   if (firstPath !== undefined) {
@@ -59,102 +99,91 @@ function validateNode(input: unknown, path: string, ctx: PolicyValidationContext
   }
   seen.set(id, path);
 
-  const unknown = Object.keys(input).filter((k) => !(NODE_KEYS as readonly string[]).includes(k));
-  if (unknown.length > 0) {
-    fail(id, path, unknown[0], `${unknownFields(unknown)} (allowed: ${NODE_KEYS.join(', ')})`);
+  const parsed = policyNodeFields.safeParse(input);
+  if (!parsed.success) refuseField(firstIssue(parsed.error.issues), input, id, path, ctx);
+  const fields = parsed.data;
+
+  if (fields.match?.operation !== undefined && ctx.operations && !ctx.operations.includes(fields.match.operation)) {
+    fail(id, path, 'match.operation', `${operationRule(ctx)} (got ${describe(fields.match.operation)})`);
+  }
+  if (fields.match?.lane !== undefined && !ctx.lanes.includes(fields.match.lane)) {
+    fail(id, path, 'match.lane', `${laneRule(ctx)} (got ${describe(fields.match.lane)})`);
   }
 
   // Built field by field so the result holds only known keys, in one canonical order, with no
   // aliasing of the caller's arrays.
   const node: PolicyNode = { id };
-
-  if (input.match !== undefined) node.match = validateMatch(input.match, id, path, ctx);
-
-  if (input.mode !== undefined) node.mode = oneOf(input.mode, POLICY_MODES, id, path, 'mode');
-
-  if (input.weight !== undefined) {
-    // Refused anywhere, not only under a weighted-fair parent: a tree is edited and its parent's
-    // mode may change later, and a weight of 0 is never what a user means.
-    node.weight = positiveNumber(input.weight, id, path, 'weight');
+  if (fields.match !== undefined) node.match = canonicalMatch(fields.match);
+  if (fields.mode !== undefined) node.mode = fields.mode;
+  if (fields.weight !== undefined) node.weight = fields.weight;
+  if (fields.maxWorkers !== undefined) node.maxWorkers = fields.maxWorkers;
+  if (fields.posture !== undefined) node.posture = fields.posture;
+  if (fields.order !== undefined) node.order = fields.order;
+  if (fields.children !== undefined) {
+    node.children = fields.children.map((child, i) => validateNode(child, `${path}.children[${i}]`, ctx, seen));
   }
-
-  if (input.maxWorkers !== undefined) {
-    const v = input.maxWorkers;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
-      fail(id, path, 'maxWorkers', `maxWorkers must be an integer >= 1 (got ${describe(v)})`);
-    }
-    node.maxWorkers = v;
-  }
-
-  if (input.posture !== undefined) node.posture = oneOf(input.posture, POLICY_POSTURES, id, path, 'posture');
-
-  if (input.order !== undefined) node.order = oneOf(input.order, POLICY_ORDERS, id, path, 'order');
-
-  if (input.children !== undefined) {
-    const children = input.children;
-    if (!Array.isArray(children)) {
-      fail(id, path, 'children', `children must be an array of nodes (got ${describe(children)})`);
-    }
-    // An empty group can never take work yet looks like a place for it; omitting children is how
-    // a node says it is a leaf.
-    if (children.length === 0) {
-      fail(id, path, 'children', 'children must not be empty (a group needs at least one child; omit children to make a leaf)');
-    }
-    node.children = children.map((child, i) => validateNode(child, `${path}.children[${i}]`, ctx, seen));
-  }
-
   return node;
 }
 
-function validateMatch(input: unknown, id: string, path: string, ctx: PolicyValidationContext): PolicyMatch {
-  if (!isPlainObject(input)) {
-    fail(id, path, 'match', `match must be an object (got ${describe(input)})`);
-  }
-  const unknown = Object.keys(input).filter((k) => !(MATCH_KEYS as readonly string[]).includes(k));
-  if (unknown.length > 0) {
-    fail(id, path, `match.${unknown[0]}`, `${unknownFields(unknown, 'match field')} (allowed: ${MATCH_KEYS.join(', ')})`);
-  }
+function operationRule(ctx: PolicyValidationContext): string {
+  return ctx.operations ? `match.operation must be one of ${ctx.operations.join(', ')}` : FIELD_RULES['match.operation'];
+}
 
+function laneRule(ctx: PolicyValidationContext): string {
+  return `match.lane must be one of ${ctx.lanes.length > 0 ? ctx.lanes.join(', ') : '(none configured)'}`;
+}
+
+function canonicalMatch(m: PolicyMatch): PolicyMatch {
   const match: PolicyMatch = {};
-  if (input.channel !== undefined) match.channel = stringList(input.channel, id, path, 'match.channel');
-  if (input.platform !== undefined) match.platform = stringList(input.platform, id, path, 'match.platform');
-  if (input.operation !== undefined) match.operation = oneOf(input.operation, OPERATION_IDS, id, path, 'match.operation');
-  if (input.lane !== undefined) match.lane = oneOf(input.lane, ctx.lanes, id, path, 'match.lane');
-  if (input.publishedWithinS !== undefined) {
-    match.publishedWithinS = positiveNumber(input.publishedWithinS, id, path, 'match.publishedWithinS');
-  }
+  if (m.channel !== undefined) match.channel = [...m.channel];
+  if (m.platform !== undefined) match.platform = [...m.platform];
+  if (m.operation !== undefined) match.operation = m.operation;
+  if (m.lane !== undefined) match.lane = m.lane;
+  if (m.publishedWithinS !== undefined) match.publishedWithinS = m.publishedWithinS;
   return match;
 }
 
-function stringList(v: unknown, id: string, path: string, field: string): string[] {
-  // An empty list is refused too: it would match nothing, and a reader cannot tell whether the
-  // author meant "none" or "any".
-  if (!Array.isArray(v) || v.length === 0 || !v.every((s) => typeof s === 'string' && s !== '')) {
-    fail(id, path, field, `${field} must be a non-empty array of non-empty strings (got ${describe(v)})`);
-  }
-  return [...v];
+// A node's refusals in the order a reader checks them: unknown fields first, then each field in
+// the schema's order; a match's own unknown fields before its fields.
+const FIELD_ORDER = ['<unknown>', 'match', 'match.<unknown>', ...MATCH_KEYS.map((k) => `match.${k}`), ...NODE_KEYS.filter((k) => k !== 'id' && k !== 'match')];
+
+function issueField(issue: z.core.$ZodIssue): string {
+  const [first, second] = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') return first === 'match' ? 'match.<unknown>' : '<unknown>';
+  if (first === 'match' && second !== undefined) return `match.${second}`;
+  return first ?? '';
 }
 
-function positiveNumber(v: unknown, id: string, path: string, field: string): number {
-  if (typeof v !== 'number' || Number.isNaN(v) || v <= 0) {
-    fail(id, path, field, `${field} must be a number > 0 (got ${describe(v)})`);
-  }
-  // Infinity would survive here but not a JSON round trip through the database (it becomes null).
-  if (!Number.isFinite(v)) {
-    fail(id, path, field, `${field} must be a finite number > 0 (got ${describe(v)})`);
-  }
-  return v;
+function firstIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue {
+  const rank = (i: z.core.$ZodIssue) => {
+    const r = FIELD_ORDER.indexOf(issueField(i));
+    return r < 0 ? FIELD_ORDER.length : r;
+  };
+  return [...issues].sort((a, b) => rank(a) - rank(b))[0];
 }
 
-function oneOf<T extends string>(v: unknown, allowed: readonly T[], id: string, path: string, field: string): T {
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
-    const list = allowed.length > 0 ? allowed.join(', ') : '(none configured)';
-    fail(id, path, field, `${field} must be one of ${list} (got ${describe(v)})`);
+/** Turns the schema's first refusal into the sentence for its field, naming the node. */
+function refuseField(issue: z.core.$ZodIssue, input: Record<string, unknown>, id: string, path: string, ctx: PolicyValidationContext): never {
+  if (issue.code === 'unrecognized_keys') {
+    const inMatch = issue.path[0] === 'match';
+    const keys = issue.keys;
+    const allowed = inMatch ? MATCH_KEYS : NODE_KEYS;
+    fail(id, path, inMatch ? `match.${keys[0]}` : keys[0], `${unknownFields(keys, inMatch ? 'match field' : 'field')} (allowed: ${allowed.join(', ')})`);
   }
-  return v as T;
+  const field = issueField(issue);
+  const value = field.startsWith('match.') ? (input.match as Record<string, unknown>)[field.slice('match.'.length)] : input[field];
+  if (field === 'children' && Array.isArray(value) && value.length === 0) {
+    fail(id, path, field, 'children must not be empty (a group needs at least one child; omit children to make a leaf)');
+  }
+  // Infinity is a number > 0 but would not survive a JSON round trip through the database.
+  if ((field === 'weight' || field === 'match.publishedWithinS') && value === Number.POSITIVE_INFINITY) {
+    fail(id, path, field, `${field} must be a finite number > 0 (got ${describe(value)})`);
+  }
+  const rule = field === 'match.lane' ? laneRule(ctx) : field === 'match.operation' ? operationRule(ctx) : FIELD_RULES[field] ?? `${field} is not valid`;
+  fail(id, path, field, `${rule} (got ${describe(value)})`);
 }
 
-function unknownFields(keys: string[], noun = 'field'): string {
+function unknownFields(keys: readonly string[], noun: string): string {
   const names = keys.map((k) => JSON.stringify(k)).join(', ');
   return keys.length === 1 ? `unknown ${noun} ${names}` : `unknown ${noun}s ${names}`;
 }

@@ -5,10 +5,11 @@ import { CATALOG, OPERATION_IDS, type OperationId } from '../catalog/operations'
 import { LANE_KEYS, LANES, type LaneKey } from '../catalog/lanes';
 import { quietWindowSchema, type QuietWindow } from '../schedule/quiet-window';
 import { NOTICE_KINDS, type NoticeKind } from '../notices/notice';
+import { ACQUISITION_CROSS_RULES, ACQUISITION_SETTINGS } from './acquisition-settings';
 
 export type SettingApplies = 'live' | 'restart';
 /** How a typed-in text becomes a value (CLI, plain text fields); zod still has the last word. */
-export type SettingInput = 'integer' | 'number' | 'nullable-number' | 'enum' | 'boolean' | 'json' | 'list';
+export type SettingInput = 'integer' | 'number' | 'nullable-number' | 'enum' | 'boolean' | 'json' | 'list' | 'text' | 'secret';
 
 export interface SettingSpec<S extends z.ZodType = z.ZodType> {
   schema: S;
@@ -16,7 +17,16 @@ export interface SettingSpec<S extends z.ZodType = z.ZodType> {
   applies: SettingApplies;
   input: SettingInput;
   description: string;
+  /**
+   * Write-only (an API key): the value lives in the secret store (src-main/settings/secret-store.ts),
+   * never in the database, a log or an answer; reading it gives only SECRET_SET or SECRET_UNSET.
+   */
+  secret?: true;
 }
+
+/** What a secret setting reads as: whether it is set, never its value. */
+export const SECRET_SET = '(set)';
+export const SECRET_UNSET = '';
 
 /** The lanes' queue keys; a test keeps this list equal to the catalog's. */
 export { LANE_KEYS, type LaneKey } from '../catalog/lanes';
@@ -45,13 +55,13 @@ const slots = (lane: LaneKey) => spec({
  * (docs/architecture.md "Engines"). Every one is enabled by default; one that cannot run here fails
  * its preflight and says why, and the others carry the work.
  */
-const engineList = <O extends OperationId>(op: O) => {
+const engineList = <O extends OperationId>(op: O, defaults?: readonly string[], note = '') => {
   const ids = CATALOG.find((o) => o.id === op)!.engines.map((e) => e.id) as [string, ...string[]];
   return spec({
     schema: z.array(z.enum(ids, { error: `must name engines of ${op}: ${ids.join(', ')}` }), { error: `must be a list of engines of ${op}: ${ids.join(', ')}` })
       .refine((l) => new Set(l).size === l.length, { error: 'must not name an engine twice' }),
-    default: [...ids] as string[], applies: 'live', input: 'list',
-    description: `Engines that perform ${op}, in order of preference: any of ${ids.join(', ')}.`,
+    default: [...(defaults ?? ids)] as string[], applies: 'live', input: 'list',
+    description: `Engines that perform ${op}, in order of preference: any of ${ids.join(', ')}.${note}`,
   });
 };
 
@@ -62,6 +72,69 @@ export function engineSettingKey(op: OperationId): `engines.${OperationId}` {
 const flag = (def: boolean, description: string) => spec({
   schema: z.boolean({ error: 'must be true or false' }), default: def, applies: 'live', input: 'boolean', description,
 });
+
+const text = (def: string, description: string, schema: z.ZodType<string> = z.string({ error: 'must be text' }).max(2048, { error: 'must be at most 2048 characters' })) => spec({
+  schema, default: def, applies: 'live', input: 'text', description,
+});
+
+const price = (what: string) => spec({
+  schema: z.number({ error: 'must be a number of dollars' }).min(0, { error: 'must be at least 0' }).max(10_000, { error: 'must be at most 10000' }),
+  default: 0, applies: 'live', input: 'number',
+  description: `US dollars per million ${what} tokens of the remote digest model (0: free, e.g. a local server).`,
+});
+
+/** An http(s) URL, or empty for "not configured". */
+const baseUrl = z.string({ error: 'must be a URL' }).max(2048, { error: 'must be at most 2048 characters' }).refine((v) => {
+  if (v === '') return true;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.username === '' && u.password === '';
+  } catch {
+    return false;
+  }
+}, { error: 'must be an http:// or https:// URL without credentials in it (e.g. https://api.example.com/v1), or empty' });
+
+/** The digest engines' knobs (docs/digests.md "Settings"). */
+const DIGEST_SETTINGS = {
+  'digest.remote.baseUrl': text('', 'Base URL of an OpenAI-compatible API (the part before /chat/completions), e.g. https://api.openai.com/v1; empty: not configured.', baseUrl),
+  'digest.remote.model': text('', 'Model name the remote digest asks for (e.g. gpt-4o-mini); empty: not configured.'),
+  'digest.remote.apiKey': spec({
+    // "" is "not set" (writing it removes the key).
+    schema: z.string({ error: 'must be text' }).max(4096, { error: 'must be at most 4096 characters' })
+      .refine((v) => ![...v].some((c) => c.charCodeAt(0) < 0x20 || /\s/.test(c)), { error: 'must not contain spaces or control characters' }),
+    default: SECRET_UNSET, applies: 'live', input: 'secret', secret: true,
+    description: 'API key of the remote digest endpoint; write-only: stored protected, never shown (set it to "" to remove it).',
+  }),
+  'digest.remote.usdPerMillionInput': price('input'),
+  'digest.remote.usdPerMillionOutput': price('output'),
+  'digest.remote.contextTokens': spec({
+    schema: count(1024, 2_000_000), default: 8192, applies: 'live', input: 'integer',
+    description: 'Context window of the remote model in tokens; longer transcripts are digested in parts, then combined (map-reduce).',
+  }),
+  'digest.remote.maxOutputTokens': spec({
+    schema: count(64, 32_768), default: 800, applies: 'live', input: 'integer',
+    description: 'Most tokens the remote model may answer with per request (its max_tokens).',
+  }),
+  'digest.remote.stream': flag(true, 'Ask the remote model to stream its answers (server-sent events), for live progress; false for servers that cannot.'),
+  'digest.remote.requestTimeoutS': spec({
+    schema: count(1, 3600), default: 300, applies: 'live', input: 'integer',
+    description: 'Seconds one request to the remote model may take before it counts as timed out.',
+  }),
+  'digest.summarySentences': spec({
+    schema: count(1, 50), default: 5, applies: 'live', input: 'integer',
+    description: 'Sentences in an item digest\'s summary.',
+  }),
+  'digest.moments': spec({
+    schema: count(1, 100), default: 8, applies: 'live', input: 'integer',
+    description: 'Key moments an item digest keeps (each with its speaker and start time).',
+  }),
+  'digest.channel.period': spec({
+    schema: z.enum(SPEND_WINDOWS, { error: `must be one of ${SPEND_WINDOWS.join(', ')}` }),
+    default: 'week' as SpendWindow, applies: 'live', input: 'enum',
+    description: 'The period a channel digest rolls up (UTC day, ISO week or month): what the channel\'s items published in it said.',
+  }),
+  'digest.llama.model': text('', 'GGUF file under <data>/models the local LLM digest uses; empty: the first .gguf file there.'),
+};
 
 /** One sentence per notice kind for its off switch (the kinds are src-shared/notices/notice.ts). */
 const NOTICE_SWITCH_TEXT: Record<NoticeKind, string> = {
@@ -83,10 +156,60 @@ const DESKTOP_SETTINGS = {
   ])) as { [K in NoticeKind as `notifications.${K}`]: SettingSpec<z.ZodBoolean> },
 };
 
+/**
+ * How SRT and VTT exports cut a transcript into cues (docs/transcripts.md "Subtitles"). They shape
+ * an export, not an engine's output, so changing them makes nothing stale.
+ */
+const SUBTITLE_SETTINGS = {
+  'subtitles.maxLineChars': spec({
+    schema: count(16, 120), default: 42, applies: 'live', input: 'integer',
+    description: 'Most characters on one subtitle line (SRT and VTT exports); a longer segment is split into cues.',
+  }),
+  'subtitles.maxLines': spec({
+    schema: count(1, 4), default: 2, applies: 'live', input: 'integer',
+    description: 'Most lines in one subtitle cue (SRT and VTT exports).',
+  }),
+  'subtitles.maxCueS': spec({
+    schema: count(1, 30), default: 7, applies: 'live', input: 'integer',
+    description: 'Longest time in seconds one subtitle cue stays on screen; a longer stretch of speech is split.',
+  }),
+};
+
 /** The setting that turns a notice kind's OS notifications on or off. */
 export function noticeSettingKey(kind: NoticeKind): `notifications.${NoticeKind}` {
   return `notifications.${kind}`;
 }
+
+/** Choices for the pocketsphinx decoder (docs/transcription.md "pocketsphinx"); auto takes the best one present. */
+export const POCKETSPHINX_DECODERS = ['auto', 'wheel-decoder', 'debian-decoder-wheel-model', 'debian-decoder'] as const;
+export type PocketsphinxDecoder = (typeof POCKETSPHINX_DECODERS)[number];
+
+/** The transcription engines' knobs (docs/transcription.md); each one is part of its engine's fingerprint. */
+const TRANSCRIBE_SETTINGS = {
+  'transcribe.chunkS': spec({
+    schema: count(5, 3600), default: 60, applies: 'live', input: 'integer',
+    description: 'Seconds of media per transcription chunk; a checkpoint is kept after each, so an interrupted transcription resumes there.',
+  }),
+  'transcribe.pocketsphinxDecoder': spec({
+    schema: z.enum(POCKETSPHINX_DECODERS, { error: `must be one of ${POCKETSPHINX_DECODERS.join(', ')}` }),
+    default: 'auto' as PocketsphinxDecoder, applies: 'live', input: 'enum',
+    description: 'Which pocketsphinx decoder runs: auto (the best one installed), wheel-decoder, debian-decoder-wheel-model or debian-decoder.',
+  }),
+  'transcribe.whisperModel': spec({
+    schema: z.string({ error: 'must be a model id' }).regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, { error: 'must be a model id (lower-case letters, digits, dots, dashes, underscores)' }),
+    default: 'ggml-base.en', applies: 'live', input: 'enum',
+    description: 'The installed model (backlot models list) whisper.cpp transcribes with.',
+  }),
+  'transcribe.language': spec({
+    schema: z.string({ error: 'must be a language code' }).regex(/^(auto|[a-z]{2,3})$/, { error: 'must be auto or a two- or three-letter language code' }),
+    default: 'en', applies: 'live', input: 'enum',
+    description: "The spoken language for whisper.cpp (auto detects it); pocketsphinx's model is US English only.",
+  }),
+  'transcribe.cpuThreads': spec({
+    schema: count(1, 64), default: 2, applies: 'live', input: 'integer',
+    description: 'Threads one whisper.cpp job may use on the CPU.',
+  }),
+};
 
 export const SETTINGS = {
   'engines.sync': engineList('sync'),
@@ -95,7 +218,9 @@ export const SETTINGS = {
   'engines.diarize': engineList('diarize'),
   'engines.attribute-voices': engineList('attribute-voices'),
   'engines.attribute-words': engineList('attribute-words'),
-  'engines.digest': engineList('digest'),
+  // Only the free local engine by default: an unconfigured remote API is not a failing lane until asked for.
+  'engines.digest': engineList('digest', ['extractive'], ' Default: extractive only; add openai-compatible or llama-cpp to use them.'),
+  'engines.channel-digest': engineList('channel-digest'),
   'lanes.sync.slots': slots('sync'),
   'lanes.download.slots': slots('download'),
   'lanes.gpu.slots': slots('gpu'),
@@ -162,7 +287,22 @@ export const SETTINGS = {
     schema: count(5), default: 120, applies: 'live', input: 'integer',
     description: 'Seconds an engine may go without reporting progress before it is killed as stalled.',
   }),
+  // Speakers (docs/speakers.md): the thresholds measured on the pocketsphinx-testdata voices.
+  'speakers.diarizeThreshold': spec({
+    schema: z.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0' }).lt(2, { error: 'must be below 2' }),
+    default: 0.65, applies: 'live', input: 'number',
+    description: 'Cosine distance above which diarization keeps two groups of speech apart as different speakers (lower: more speakers).',
+  }),
+  'speakers.matchThreshold': spec({
+    schema: z.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0' }).max(1, { error: 'must be at most 1' }),
+    default: 0.5, applies: 'live', input: 'number',
+    description: 'Cosine similarity at or above which a diarized voice is matched to an existing speaker profile (higher: more new profiles).',
+  }),
+  ...DIGEST_SETTINGS,
   ...DESKTOP_SETTINGS,
+  ...ACQUISITION_SETTINGS,
+  ...SUBTITLE_SETTINGS,
+  ...TRANSCRIBE_SETTINGS,
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -192,6 +332,7 @@ export const CROSS_RULES: readonly CrossRule[] = [
     check: (v) => v['retry.baseS'] <= v['retry.maxS'] ? null
       : `retry.baseS (${v['retry.baseS']}) must not exceed retry.maxS (${v['retry.maxS']})`,
   },
+  ...ACQUISITION_CROSS_RULES,
 ];
 
 export function defaultSettings(): SettingsValues {
@@ -237,6 +378,11 @@ export function parseSettingInput(key: SettingKey, text: string): ParsedInput {
       return { ok: true, value: t };
     case 'list':
       return { ok: true, value: t === '' ? [] : t.split(',').map((x) => x.trim()).filter((x) => x !== '') };
+    case 'text':
+      return { ok: true, value: t };
+    case 'secret':
+      // An empty secret removes it; the store decides, so no value is echoed back from here.
+      return { ok: true, value: t };
     case 'boolean':
       return t === 'true' ? { ok: true, value: true } : t === 'false' ? { ok: true, value: false } : { ok: false, problem: 'must be true or false' };
     case 'json':
@@ -258,5 +404,11 @@ function numberFrom(t: string): ParsedInput {
 const ENGINE_KEYS: Record<`engines.${OperationId}`, true> = {
   'engines.sync': true, 'engines.download': true, 'engines.transcribe': true, 'engines.diarize': true,
   'engines.attribute-voices': true, 'engines.attribute-words': true, 'engines.digest': true,
+  'engines.channel-digest': true,
 };
+
+/** Keys whose value is write-only (isSecretSetting): the settings store keeps them out of the database. */
+export function isSecretSetting(key: SettingKey): boolean {
+  return (SETTINGS[key] as SettingSpec).secret === true;
+}
 export const ENGINE_SETTING_KEYS = OPERATION_IDS.map((op) => engineSettingKey(op)).filter((k) => ENGINE_KEYS[k]);

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { API } from '../../src-shared/api/contract';
+import { SettingsStore } from '../../src-main/settings/settings-store';
 import { createFixtureLibrary, FIXTURE_CHANNEL, type FixtureLibrary } from '../shells/library-fixture';
 
 let lib: FixtureLibrary;
@@ -95,12 +96,16 @@ describe('createHandlers', () => {
   });
 
   it('lanes.list shows every lane; the production build says why its engines cannot start', async () => {
+    // Every download engine turned off: that lane cannot start, and says so.
+    new SettingsStore(host.db).set('engines.download', []);
     const outcome = await dispatch(createHandlers(host), 'lanes.list', {});
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     const lanes = API['lanes.list'].response.parse(outcome.result).lanes;
     expect(lanes.map((l) => l.lane)).toEqual(['sync', 'download', 'gpu', 'cpu', 'remote']);
-    expect(lanes.find((l) => l.lane === 'cpu')).toMatchObject({ slots: 2, running: 0, paused: false, hold: { code: 'PREFLIGHT_FAILED' } });
+    // The cpu lane has the speaker engines, so nothing holds it.
+    expect(lanes.find((l) => l.lane === 'download')).toMatchObject({ running: 0, paused: false, hold: { code: 'PREFLIGHT_FAILED', params: { code: 'NO_ENGINE_ENABLED' } } });
+    expect(lanes.find((l) => l.lane === 'cpu')).toMatchObject({ slots: 2, running: 0, paused: false, hold: null });
   });
 
   it('lanes.pause and lanes.resume go through the one pause writer; an unknown lane is refused', async () => {

@@ -36,11 +36,12 @@ describe('backlot preview', () => {
     expect(out.library).toEqual({ channels: 1, items: 3, simulatedItems: 3, scale: 1 });
     expect(out.current.operations.find((o) => o.operation === 'transcribe')).toMatchObject({ backlog: 3, finishesAtS: expect.any(Number) });
     expect(out.edited.newUpload.doneAfterS).toBeGreaterThan(0);
-    // The human form, and the production engines (none installed here): nothing can finish.
+    // The human form, on the production engines: each operation's time under both trees, or
+    // "never" with how many are held where an engine cannot run on this machine.
     const text = backlot('preview', tree, '--data', data);
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/^Library: 3 items in 1 channels\./);
-    expect(text.stdout).toMatch(/transcribe\s+3\s+never \(3 held\)/);
+    expect(text.stdout).toMatch(/\ntranscribe\s+3\s+(\d+ s|never \(3 held\))\s+(\d+ s|never \(3 held\))/);
     expect(JSON.parse(backlot('tree', 'show', '--data', data).stdout)).toMatchObject({ id: 'root', children: expect.arrayContaining([expect.objectContaining({ id: 'new-uploads' })]) });
   });
 

@@ -73,14 +73,14 @@ describe('backlot tree', () => {
     const garbage = path.join(dir, 'garbage.json');
     fs.writeFileSync(garbage, '{not json');
     refused(backlot('tree', 'set', garbage, '--data', data), 1, 'is not valid JSON');
-    refused(backlot('tree', 'set', path.join(dir, 'absent.json'), '--data', data), 1, 'cannot read');
+    refused(backlot('tree', 'set', path.join(dir, 'absent.json'), '--data', data), 1, 'IO_ERROR: Cannot read the policy tree file');
     expect(JSON.parse(backlot('tree', '--data', data).out).id).toBe('mine');
   });
 });
 
 describe('backlot bench and serve refusals', () => {
   it('refuses an unknown benchmark, a bad tree name and a bad engine profile', () => {
-    refused(backlot('bench', 'warp'), 2, 'bench knows snapshot, sim, uploads and pipeline');
+    refused(backlot('bench', 'warp'), 2, 'bench knows snapshot, sim, uploads, pipeline');
     refused(backlot('bench', 'uploads', '--tree', 'lifo'), 2, '--tree must be default or fifo, got "lifo".');
     refused(backlot('serve', '--data', data, '--engines', 'magic'), 2, '--engines must be one of production, test, got "magic".');
     refused(backlot('serve', '--data', data, '--engines', 'test', '--test-chunk-ms', 'soon'), 2, '--test-chunk-ms must be a number of milliseconds');

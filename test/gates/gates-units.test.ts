@@ -1,8 +1,9 @@
-// The gates' pure parts: which GPUs count, which mount holds the library, the disk gate's modes
+// The gates' pure parts: which GPUs count, the library volume's free space, the disk gate's modes
 // and quiet-hours windows (crossing midnight, weekdays, the next edge).
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { judgeGpus, MIN_VRAM_MB } from '../../src-main/gates/gpu';
-import { mountFor, SystemDiskProbe } from '../../src-main/gates/disk-probe';
+import { SystemDiskProbe } from '../../src-main/gates/disk-probe';
 import { diskMode } from '../../src-main/gates/disk-gate';
 import { nextQuietBoundary, parseClock, quietUntil, utcWallTime } from '../../src-main/gates/quiet-hours';
 
@@ -26,20 +27,17 @@ describe('GPU detection', () => {
 });
 
 describe('disk gate', () => {
-  it('picks the longest mount point that holds the library', () => {
-    const mounts = [{ mount: '/', available: 1 }, { mount: '/media', available: 2 }, { mount: '/media/lib', available: 3 }, { mount: '/media/library2', available: 4 }];
-    expect(mountFor('/media/lib/films', mounts)?.available).toBe(3);
-    expect(mountFor('/media/library', mounts)?.available).toBe(2);
-    expect(mountFor('/home/x', mounts)?.available).toBe(1);
-    expect(mountFor('/x', [])).toBeNull();
-  });
-
-  it('reads the real volume through systeminformation', async () => {
+  it('reads the real volume of the library folder (statfs), or of its nearest existing parent', async () => {
     const probe = new SystemDiskProbe(process.cwd());
     expect(probe.freeBytes()).toBeNull();
     const free = await probe.refresh();
     expect(typeof free).toBe('number');
     expect(free).toBeGreaterThan(0);
+    const s = fs.statfsSync(process.cwd());
+    // The same volume, read moments apart: within a megabyte of what statfs says now.
+    expect(Math.abs(free! - s.bavail * s.bsize)).toBeLessThan(2 ** 20);
+    const notYet = new SystemDiskProbe(`${process.cwd()}/no/such/library`);
+    expect(await notYet.refresh()).toBeGreaterThan(0);
   });
 
   it('is open, draining or shut by free space after reservations; no reading means no constraint', () => {

@@ -74,7 +74,7 @@ describe('validatePolicyTree refusals', () => {
     },
     {
       name: 'unknown operation', input: withChild({ id: 'dl', match: { operation: 'transcode' } }),
-      message: 'Policy node "dl": match.operation must be one of sync, download, transcribe, diarize, attribute-voices, attribute-words, digest (got "transcode").',
+      message: 'Policy node "dl": match.operation must be one of sync, download, transcribe, diarize, attribute-voices, attribute-words, digest, channel-digest (got "transcode").',
       node: 'dl', field: 'match.operation', path: 'tree.children[1].match.operation',
     },
     {

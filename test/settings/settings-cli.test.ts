@@ -4,9 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseSettingInput } from '../../src-shared/settings/settings-schema';
+import { openDatabase } from '../../src-main/db/connection';
 
 let dir: string;
-beforeAll(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-settings-cli-')); });
+// Settings are a library's: the folder gets its database first (the settings command itself
+// refuses a folder without one, see test/cli/data-dir.test.ts).
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-settings-cli-'));
+  openDatabase(path.join(dir, 'backlot.sqlite')).close();
+});
 afterAll(() => { fs.rmSync(dir, { recursive: true, force: true }); });
 
 const cli = (...args: string[]) => spawnSync(process.execPath, ['bin/backlot.mjs', 'settings', ...args, '--data', dir], { encoding: 'utf8', env: { ...process.env, BACKLOT_DEBUG: '' } });

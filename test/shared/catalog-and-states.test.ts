@@ -6,7 +6,7 @@ import { deriveState, isReachable, WORK_STATES, type OperationFacts, type WorkSt
 
 describe('operation catalog', () => {
   it('holds the contract ids in a stable topological order', () => {
-    expect(CATALOG.map((o) => o.id)).toEqual(['sync', 'download', 'transcribe', 'diarize', 'attribute-voices', 'attribute-words', 'digest']);
+    expect(CATALOG.map((o) => o.id)).toEqual(['sync', 'download', 'transcribe', 'diarize', 'attribute-voices', 'attribute-words', 'digest', 'channel-digest']);
     expect([...OPERATION_IDS].sort()).toEqual(CATALOG.map((o) => o.id).sort());
     for (const [i, op] of CATALOG.entries()) {
       for (const dep of op.dependsOn) expect(CATALOG.findIndex((o) => o.id === dep)).toBeLessThan(i);
@@ -22,7 +22,8 @@ describe('operation catalog', () => {
       for (const e of op.engines) expect(e.lane.queueKey).toMatch(/^[a-z]+$/);
     }
     expect(CATALOG.filter((o) => o.writesMedia).map((o) => o.id)).toEqual(['download']);
-    expect(operationSpec('digest').engines.map((e) => e.lane.queueKey)).toEqual(['cpu', 'remote']);
+    expect(operationSpec('digest').engines.map((e) => e.lane.queueKey)).toEqual(['cpu', 'remote', 'gpu']);
+    expect(operationSpec('channel-digest')).toMatchObject({ scope: 'channel', dependsOn: ['digest'] });
   });
 
   it('breaks ties by declaration order', () => {

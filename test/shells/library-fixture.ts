@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Host } from '../../src-main/host/host';
 import { DATABASE_FILE_NAME } from '../../src-main/db/connection';
+import { SettingsStore } from '../../src-main/settings/settings-store';
+import type { SettingKey } from '../../src-shared/settings/settings-schema';
 
 export const FIXTURE_CHANNEL = { id: 'holiday-films-3f2a1c', title: 'Holiday films', source: '/media/Holiday films' };
 
@@ -14,8 +16,12 @@ export interface FixtureLibrary {
   remove(): void;
 }
 
-/** Creates the data folder and its database; the host that wrote it is closed again. */
-export function createFixtureLibrary(items = 2): FixtureLibrary {
+/**
+ * Creates the data folder and its database; the host that wrote it is closed again. The items'
+ * media paths do not exist: a test that serves the production engines and wants nothing to run
+ * passes `settings` that disable the engines that would start (e.g. `engines.diarize: []`).
+ */
+export function createFixtureLibrary(items = 2, settings: Partial<Record<SettingKey, unknown>> = {}): FixtureLibrary {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-shell-'));
   const databaseFile = path.join(dataDir, DATABASE_FILE_NAME);
   const host = new Host({ databaseFile });
@@ -32,6 +38,8 @@ export function createFixtureLibrary(items = 2): FixtureLibrary {
       }
       host.library.markSynced(FIXTURE_CHANNEL.id, now);
     });
+    const store = new SettingsStore(host.db);
+    for (const [key, value] of Object.entries(settings)) store.set(key as SettingKey, value);
   } finally {
     host.close();
   }

@@ -14,11 +14,19 @@ import { runCommand } from './run';
 import { itemsCommand } from './items';
 import { enginesCommand } from './engines';
 import { redoCommand } from './redo';
+import { speakersCommand } from './speakers';
+import { digestCommand } from './digest';
+import { spendCommand } from './spend';
+import { transcriptCommand } from './transcript';
+import { searchCommand } from './search';
+import { modelsCommand } from './models';
 import { previewCommand } from './preview';
 export interface Command {
   name: string;
   summary: string;
   usage: string;
+  /** The full usage `backlot COMMAND --help` prints; the one-line usage when absent. */
+  help?: string;
   run(args: string[]): Promise<number>;
 }
 
@@ -39,8 +47,19 @@ export const COMMANDS: Command[] = [
   itemsCommand,
   enginesCommand,
   redoCommand,
+  speakersCommand,
+  digestCommand,
+  spendCommand,
+  transcriptCommand,
+  searchCommand,
+  modelsCommand,
   previewCommand,
 ];
+
+/** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */
+export function printCommandHelp(command: Command): void {
+  process.stdout.write(`${command.summary}.\n\nUsage: ${command.help ?? `backlot ${command.usage}`}\n`);
+}
 
 export function printHelp(): void {
   const lines = [

@@ -9,6 +9,7 @@ import { databaseFile } from '../data-dir';
 import { engineProfileFlag, testEngineOptions } from '../engine-flags';
 import { listenForStop } from '../stop-signal';
 import { openCliApp } from '../app';
+import { onFatalStop } from '../../system/uncaught';
 import type { BacklotApp } from '../../dispatch/backlot-app';
 import { idleSummary } from '../../dispatch/idle-summary';
 import type { UnitEnded } from '../../dispatch/dispatcher';
@@ -43,6 +44,8 @@ export const runCommand: Command = {
       stop.dispose();
       throw e;
     }
+    // An error nothing else caught closes the app (open runs interrupted) before the process exits.
+    const forgetFatalStop = onFatalStop(() => app.close());
     const counts = { units: 0, failed: 0 };
     const bar = !json && process.stdout.isTTY ? new RunProgressLine(process.stdout) : null;
     const offEnded = app.dispatcher.onUnitEnded((e) => {
@@ -70,6 +73,7 @@ export const runCommand: Command = {
     const now = app.host.now();
     const summary = { units: counts.units, failed: counts.failed, ...idleSummary(app.dispatcher.arbiter, reachableByOperation(app), now) };
     await app.close();
+    forgetFatalStop();
     if (json) {
       process.stdout.write(`${JSON.stringify(summary)}\n`);
     } else {

@@ -1,8 +1,7 @@
 // `backlot runs` and `backlot logs`: the run history and a run's log lines from a terminal, as a
 // table for people or JSON for scripts.
-import fs from 'node:fs';
 import { openDatabase, type Db } from '../../db/connection';
-import { databaseFile } from '../data-dir';
+import { existingLibraryFile } from '../data-dir';
 import { CliUsageError, numberFlag, parseCommandArgs } from '../args';
 import { LOG_LEVELS, RunHistory, isLogLevel } from '../../runs/history';
 import { BacklotError } from '../../../src-shared/errors';
@@ -80,9 +79,7 @@ export const logsCommand: Command = {
 
 /** Reading commands refuse a folder without a library rather than create an empty one there. */
 export function withLibrary<T>(dataDir: string | undefined, fn: (db: Db) => T): T {
-  const file = databaseFile(dataDir);
-  if (!fs.existsSync(file)) throw new BacklotError('NO_LIBRARY', `There is no Backlot library at ${file}; pass --data DIR for another one.`);
-  const db = openDatabase(file);
+  const db = openDatabase(existingLibraryFile(dataDir));
   try {
     return fn(db);
   } finally {

@@ -1,14 +1,15 @@
 // `backlot settings list|get|set`: the settings store from a terminal, with the same validation
 // and the same restart rule the settings page gets.
 import { openDatabase } from '../../db/connection';
-import { databaseFile } from '../data-dir';
+import { existingLibraryFile } from '../data-dir';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { SettingsStore, requireSettingKey } from '../../settings/settings-store';
 import { BacklotError, isBacklotError } from '../../../src-shared/errors';
-import { SETTINGS, parseSettingInput } from '../../../src-shared/settings/settings-schema';
+import { SECRET_SET, SETTINGS, isSecretSetting, parseSettingInput, type SettingKey } from '../../../src-shared/settings/settings-schema';
+import fs from 'node:fs';
 import type { Command } from './index';
 
-const USAGE = 'backlot settings list | get KEY | set KEY VALUE [--restart-ok] [--data DIR] [--json]';
+const USAGE = 'backlot settings list | get KEY | set KEY VALUE [--restart-ok] [--data DIR] [--json] (VALUE - reads a write-only value from stdin)';
 const FLAGS = {
   data: { type: 'string' },
   json: { type: 'boolean' },
@@ -27,7 +28,7 @@ export const settingsCommand: Command = {
     const want = verb === 'list' ? 1 : verb === 'get' ? 2 : verb === 'set' ? 3 : -1;
     if (want < 0) throw new CliUsageError(`settings needs list, get or set. Usage: ${USAGE}`);
     if (positionals.length !== want || extra.length > 0) throw new CliUsageError(`settings ${verb} takes ${want - 1} argument(s). Usage: ${USAGE}`);
-    const db = openDatabase(databaseFile(values.data));
+    const db = openDatabase(existingLibraryFile(values.data));
     try {
       const store = new SettingsStore(db);
       if (verb === 'list') {
@@ -38,7 +39,7 @@ export const settingsCommand: Command = {
           const width = Math.max(...entries.map((e) => e.key.length));
           for (const e of entries) {
             const mark = e.isDefault ? ' ' : '*';
-            out(`${mark} ${e.key.padEnd(width)}  ${render(e.value).padEnd(14)}  ${e.applies.padEnd(7)}  ${e.description}`);
+            out(`${mark} ${e.key.padEnd(width)}  ${shown(e.key, e.value).padEnd(14)}  ${e.applies.padEnd(7)}  ${e.description}`);
           }
           out('(* changed from the default; restart: takes effect after Backlot restarts)');
         }
@@ -48,11 +49,14 @@ export const settingsCommand: Command = {
       const k = key;
       if (verb === 'get') {
         const v = store.get(k);
-        out(values.json ? JSON.stringify({ key: k, value: v, default: SETTINGS[k].default, applies: SETTINGS[k].applies }) : render(v));
+        const secret = isSecretSetting(k) ? { secret: true, set: v === SECRET_SET } : {};
+        out(values.json ? JSON.stringify({ key: k, value: v, default: SETTINGS[k].default, applies: SETTINGS[k].applies, ...secret }) : shown(k, v));
         return 0;
       }
-      const parsed = parseSettingInput(k, value);
-      if (!parsed.ok) throw new BacklotError('SETTING_WRONG_TYPE', `Setting "${k}" ${parsed.problem}; got ${JSON.stringify(value)}.`, { key: k });
+      // A key typed on the command line lands in the shell's history: "-" reads it from stdin instead.
+      const typed = isSecretSetting(k) && value === '-' ? fs.readFileSync(0, 'utf8').replace(/\r?\n$/, '') : value;
+      const parsed = parseSettingInput(k, typed);
+      if (!parsed.ok) throw new BacklotError('SETTING_WRONG_TYPE', `Setting "${k}" ${parsed.problem}; got ${JSON.stringify(typed)}.`, { key: k });
       let result;
       try {
         result = store.set(k, parsed.value, { restartAcknowledged: values['restart-ok'] === true });
@@ -63,7 +67,7 @@ export const settingsCommand: Command = {
         throw e;
       }
       if (values.json) out(JSON.stringify(result));
-      else out(`${k} = ${render(result.value)}${result.restartPending ? ' (takes effect after Backlot restarts)' : ''}`);
+      else out(`${k} = ${shown(k, result.value)}${result.restartPending ? ' (takes effect after Backlot restarts)' : ''}`);
       return 0;
     } finally {
       db.close();
@@ -73,6 +77,12 @@ export const settingsCommand: Command = {
 
 function isNegativeNumber(a: string): boolean {
   return /^-(\d|\.\d)/.test(a);
+}
+
+/** A write-only setting shows only whether it is set. */
+function shown(key: SettingKey, v: unknown): string {
+  if (isSecretSetting(key)) return v === SECRET_SET ? '(set)' : '(not set)';
+  return render(v);
 }
 
 function render(v: unknown): string {

@@ -1,7 +1,7 @@
 // `backlot snapshot`: the channel snapshot (six counts per operation, optionally the reachable
 // lists) exactly as the API serves it: same function, same shape.
 import { openDatabase } from '../../db/connection';
-import { databaseFile } from '../data-dir';
+import { existingLibraryFile } from '../data-dir';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { snapshot } from '../../work/snapshot';
 import type { Command } from './index';
@@ -23,7 +23,7 @@ export const snapshotCommand: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     if (positionals.length > 0) throw new CliUsageError(`snapshot takes no arguments. Usage: ${USAGE}`);
-    const db = openDatabase(databaseFile(values.data));
+    const db = openDatabase(existingLibraryFile(values.data));
     try {
       const snap = snapshot(db, { channel: values.channel, ids: values.ids === true });
       if (values.json) {

@@ -1,9 +1,12 @@
 // `backlot tree [show | set FILE]`: the policy tree as JSON. A tree that does not validate is
 // refused with the node named, and the stored tree is not touched.
-import fs from 'node:fs';
 import type { Command } from './index';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { withApp } from '../app';
+import { readBoundedFile } from '../../system/bounded-read';
+
+/** The same cap as an API request body: a tree at its node limit is a few tens of KiB. */
+export const MAX_TREE_FILE_BYTES = 1024 * 1024;
 
 const USAGE = 'tree [show | set FILE.json] [--data DIR]';
 
@@ -17,12 +20,8 @@ export const treeCommand: Command = {
     if (extra.length > 0 || !['show', 'set'].includes(verb) || (verb === 'set') !== (file !== undefined)) throw new CliUsageError(`Usage: backlot ${USAGE}`);
     let input: unknown;
     if (verb === 'set') {
-      let text: string;
-      try {
-        text = fs.readFileSync(file!, 'utf8');
-      } catch (e) {
-        throw new CliUsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'}.`, 1);
-      }
+      // fstat before reading: a FIFO, /dev/zero or a huge file is refused, never read.
+      const text = readBoundedFile(file!, MAX_TREE_FILE_BYTES, 'the policy tree file');
       try {
         input = JSON.parse(text);
       } catch (e) {

@@ -1,4 +1,6 @@
 // The ordered list of migrations; a new one is appended, never edited in place once shipped.
+// Version numbers are assigned per area (docs/speakers.md), so the list may have gaps while
+// branches land; migrate() applies each missing version in order.
 import { sql as library } from './001-library';
 import { sql as work } from './002-work';
 import { sql as scheduling } from './003-scheduling';
@@ -8,6 +10,10 @@ import { sql as workByItem } from './006-work-by-item';
 import { sql as fewerReadyIndexes } from './007-fewer-ready-indexes';
 import { sql as leanWorkIndexes } from './008-lean-work-indexes';
 import { sql as engineFingerprints } from './009-engine-fingerprints';
+import { sql as acquisition } from './010-acquisition';
+import { sql as speakers } from './011-speakers';
+import { sql as digest } from './012-digest';
+import { sql as transcriptSearch } from './013-transcript-search';
 import { sql as window } from './015-window';
 
 export interface Migration {
@@ -26,7 +32,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'fewer-ready-indexes', sql: fewerReadyIndexes },
   { version: 8, name: 'lean-work-indexes', sql: leanWorkIndexes },
   { version: 9, name: 'engine-fingerprints', sql: engineFingerprints },
-  // The window's number is 015 (docs/window.md); versions stay contiguous, so it is the tenth here
-  // and takes its place after the other branches' migrations when they are merged.
-  { version: 10, name: 'window', sql: window },
+  { version: 10, name: 'acquisition', sql: acquisition },
+  { version: 11, name: 'speakers', sql: speakers },
+  { version: 12, name: 'digest', sql: digest },
+  { version: 13, name: 'transcript-search', sql: transcriptSearch },
+  // The window's migration (file 015, docs/window.md): versions stay contiguous, so it is the
+  // fourteenth, after the other branches' migrations.
+  { version: 14, name: 'window', sql: window },
 ];

@@ -165,8 +165,8 @@ export async function startDesktopShell(options: DesktopShellOptions): Promise<v
     return picked.canceled ? null : picked.filePaths[0] ?? null;
   });
 
-  host.onEvent((event) => {
-    mainWindow.send(EVENT_CHANNEL, hostEventFrame(event));
+  host.onEvent((event, detail) => {
+    mainWindow.send(EVENT_CHANNEL, hostEventFrame(event, detail));
     if (isNoticeEvent(event)) {
       if (isFailureNotice(event.notice.kind)) unseenFailures += 1;
       notifier.offer(event.notice);

@@ -1,6 +1,6 @@
 // The headless shell's one credential: a random token the `serve` command prints in its URL.
 // Anything on this machine can reach 127.0.0.1, so every API and event request must carry it.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export function generateToken(): string {
@@ -17,12 +17,17 @@ export function presentedToken(req: IncomingMessage, url: URL, allowQuery: boole
   return allowQuery ? url.searchParams.get('token') : null;
 }
 
-/** Constant-time, so the token cannot be guessed a byte at a time from response timings. */
+/**
+ * Constant time in both the content and the length: the two tokens are compared as SHA-256
+ * digests (always 32 bytes), so neither a matching prefix nor a wrong length answers sooner.
+ */
 export function tokenMatches(expected: string, presented: string | null): boolean {
   if (presented === null) return false;
-  const a = Buffer.from(expected, 'utf8');
-  const b = Buffer.from(presented, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
+  return timingSafeEqual(tokenDigest(expected), tokenDigest(presented));
+}
+
+export function tokenDigest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
 }
 
 export const UNAUTHORIZED_MESSAGE = 'This request needs the token that "backlot serve" printed with its URL.';

@@ -2,6 +2,10 @@
 // status is for proxies, logs and curl users, the window reads the code.
 const STATUS: Record<string, number> = {
   UNAUTHORIZED: 401,
+  HOST_NOT_ALLOWED: 403,
+  ORIGIN_NOT_ALLOWED: 403,
+  TOO_MANY_WINDOWS: 503,
+  IO_ERROR: 500,
   INVALID_REQUEST: 400,
   UNKNOWN_METHOD: 404,
   METHOD_NOT_ALLOWED: 405,

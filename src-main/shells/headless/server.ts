@@ -1,32 +1,41 @@
 // The headless shell: the same host and API as the desktop app, served on 127.0.0.1 to a browser.
 // It serves the built renderer, `POST /api/<method>` through the one dispatcher, and host events
 // on the `/events` WebSocket. It is what makes the app usable and testable without Electron.
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+// Every request passes the doors (Host, Origin), then the token; every socket and stream here
+// handles its own errors, so no client can end the process (docs/reliability.md).
+import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ApiErrorDto, ApiHandlers, HostEvent } from '../../../src-shared/api/contract';
+import type { ApiErrorDto, ApiHandlers, HostEvent, HostEventDetail } from '../../../src-shared/api/contract';
 import { BacklotError } from '../../../src-shared/errors';
 import { dispatch, type DispatchOptions } from '../../api/dispatch';
+import { withErrorScope, type RequestScope } from '../../system/error-context';
 import { generateToken, presentedToken, tokenMatches, UNAUTHORIZED_MESSAGE } from './auth';
+import { Doors } from './doors';
 import { EventHub } from './events';
 import { httpStatusFor } from './http-status';
 import { isLoopbackAddress } from './loopback';
+import { contentSecurityPolicy, securityHeaders } from './security-headers';
 import { serveStatic } from './static-files';
 import { MEDIA_PREFIX, serveMedia, type MediaResolver } from './media-files';
 
 export interface HeadlessServerOptions {
   handlers: ApiHandlers;
   /** Subscribes to host events; returns the unsubscribe function (Host.onEvent fits). */
-  subscribe: (listener: (event: HostEvent) => void) => () => void;
+  subscribe: (listener: (event: HostEvent, detail?: HostEventDetail) => void) => () => void;
   rendererDir: string;
   /** 0 picks any free port. */
   port?: number;
   /** Only loopback addresses are accepted. */
   hostname?: string;
+  /** Host names accepted in the Host header besides 127.0.0.1, localhost and ::1 (`--host`). */
+  allowedHosts?: readonly string[];
   token?: string;
   onInternalError?: DispatchOptions['onInternalError'];
   /** Resolves /media/<ticket> to an item's media file (src-main/api/media-tickets.ts). */
   media?: MediaResolver;
+  /** A client's own failure (a malformed frame or request, a reset): its connection ended, the host did not. */
+  onClientError?: (error: Error) => void;
 }
 
 export interface HeadlessServer {
@@ -35,6 +44,8 @@ export interface HeadlessServer {
   readonly token: string;
   /** The address to open in a browser, token included. */
   readonly url: string;
+  /** Client connections ended by their own errors so far (bad frames, resets, malformed requests). */
+  readonly clientErrors: number;
   close(): Promise<void>;
 }
 
@@ -49,50 +60,116 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   if (token.length < 8 || /\s/.test(token)) {
     throw new BacklotError('WEAK_TOKEN', 'The token must be at least 8 characters without spaces.');
   }
-  const hub = new EventHub();
+  const doors = new Doors(hostname, options.allowedHosts ?? []);
+  const headers = securityHeaders(contentSecurityPolicy(doors.hostNames));
+  let clientErrors = 0;
+  const clientError = (e: Error) => {
+    clientErrors++;
+    options.onClientError?.(e);
+  };
+  const hub = new EventHub({ onClientError: clientError });
   const dispatchOptions: DispatchOptions = { onInternalError: options.onInternalError };
+  let requests = 0;
 
   const server = http.createServer((req, res) => {
-    handleRequest(req, res).catch((e: unknown) => {
-      options.onInternalError?.('http', e);
-      if (!res.headersSent) sendError(res, { code: 'INTERNAL', message: 'Backlot failed while answering this request.' });
-      else res.destroy();
+    // An upload cut off or a reader gone away ends this exchange only.
+    req.on('error', clientError);
+    res.on('error', clientError);
+    const scope: RequestScope = {
+      kind: 'request', id: ++requests, label: `${req.method ?? '?'} ${(req.url ?? '/').split('?')[0].slice(0, 120)}`,
+      answer: (error) => {
+        if (res.headersSent || res.writableEnded || res.destroyed) return false;
+        sendError(res, error, headers);
+        return true;
+      },
+    };
+    withErrorScope(scope, () => {
+      handleRequest(req, res, scope).catch((e: unknown) => {
+        options.onInternalError?.(scope.label, e);
+        if (!res.headersSent) sendError(res, { code: 'INTERNAL', message: 'Backlot failed while answering this request.' }, headers);
+        else res.destroy();
+      });
     });
   });
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  // A malformed request line or header block, a header flood, a TLS hello on the plain port.
+  server.on('clientError', (e: NodeJS.ErrnoException, socket: Duplex) => {
+    clientError(e);
+    if (!socket.writable || e.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const status = e.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify({ code: 'INVALID_REQUEST', message: 'The request is not valid HTTP.' });
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
+  });
 
-  async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+  async function handleRequest(req: IncomingMessage, res: ServerResponse, scope: RequestScope): Promise<void> {
+    const refusal = doors.check(req);
+    if (refusal) {
+      sendError(res, refusal, headers);
+      return;
+    }
+    const url = parseUrl(req.url);
+    if (!url) {
+      sendError(res, { code: 'INVALID_REQUEST', message: 'The request path is not a valid URL path.' }, headers);
+      return;
+    }
     if (url.pathname.startsWith(MEDIA_PREFIX) && options.media) {
       // The ticket in the path is the credential: a media element cannot send the API's header.
-      serveMedia(options.media, url.pathname, req, res);
+      serveMedia(options.media, url.pathname, req, res, headers);
       return;
     }
     if (!url.pathname.startsWith('/api/')) {
-      serveStatic(options.rendererDir, url.pathname, req, res);
+      await serveStatic(options.rendererDir, url.pathname, req, res, headers, (e) => options.onInternalError?.(scope.label, e));
       return;
     }
     if (!tokenMatches(token, presentedToken(req, url, false))) {
-      sendError(res, { code: 'UNAUTHORIZED', message: UNAUTHORIZED_MESSAGE });
+      sendError(res, { code: 'UNAUTHORIZED', message: UNAUTHORIZED_MESSAGE }, headers);
       return;
     }
     if (req.method !== 'POST') {
-      sendError(res, { code: 'METHOD_NOT_ALLOWED', message: 'API methods are called with POST and a JSON body.' });
+      sendError(res, { code: 'METHOD_NOT_ALLOWED', message: 'API methods are called with POST and a JSON body.' }, headers);
       return;
     }
+    let method: string;
+    try {
+      method = decodeURIComponent(url.pathname.slice('/api/'.length));
+    } catch {
+      sendError(res, { code: 'INVALID_REQUEST', message: 'The API path has a malformed %-escape; call /api/<method> with the method name as it is.' }, headers);
+      return;
+    }
+    scope.label = method.slice(0, 80);
     const body = await readJson(req);
-    if (!body.ok) {
-      sendError(res, body.error);
+    if (body.kind === 'aborted') {
+      res.destroy();
       return;
     }
-    const method = decodeURIComponent(url.pathname.slice('/api/'.length));
+    if (body.kind === 'refused') {
+      sendError(res, body.error, headers);
+      return;
+    }
     const outcome = await dispatch(options.handlers, method, body.value, dispatchOptions);
-    if (outcome.ok) sendJson(res, 200, outcome.result);
-    else sendError(res, outcome.error);
+    if (outcome.ok) sendJson(res, 200, outcome.result, headers);
+    else sendError(res, outcome.error, headers);
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/events') {
+    // Node hands an upgrading socket over without its own error listener: a reset here, before
+    // ws takes the socket (or while refusing it), would otherwise end the process.
+    socket.on('error', (e) => {
+      clientError(e);
+      socket.destroy();
+    });
+    const refusal = doors.check(req);
+    if (refusal) {
+      refuseUpgrade(socket, 403, refusal);
+      return;
+    }
+    const url = parseUrl(req.url);
+    if (!url || url.pathname !== '/events') {
       refuseUpgrade(socket, 404, { code: 'UNKNOWN_METHOD', message: 'The only WebSocket here is /events.' });
       return;
     }
@@ -101,10 +178,14 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       refuseUpgrade(socket, 401, { code: 'UNAUTHORIZED', message: UNAUTHORIZED_MESSAGE });
       return;
     }
+    if (!hub.hasRoom) {
+      refuseUpgrade(socket, 503, { code: 'TOO_MANY_WINDOWS', message: 'Too many windows are connected to this Backlot; close some and reload.' });
+      return;
+    }
     hub.accept(req, socket, head);
   });
 
-  const unsubscribe = options.subscribe((event) => hub.broadcast(event));
+  const unsubscribe = options.subscribe((event, detail) => hub.broadcast(event, detail));
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -120,6 +201,8 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     const code = (e as NodeJS.ErrnoException).code;
     throw new BacklotError('PORT_UNAVAILABLE', `Cannot listen on ${hostname}:${options.port ?? 0} (${code ?? 'error'}).`, { port: options.port });
   }
+  // After listening, a server error (EMFILE on accept) is logged; the server keeps listening.
+  server.on('error', (e) => options.onInternalError?.('server', e));
 
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -129,6 +212,9 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     hostname: address.address,
     token,
     url: `http://${urlHost}:${address.port}/?token=${encodeURIComponent(token)}`,
+    get clientErrors() {
+      return clientErrors;
+    },
     close() {
       closing ??= (async () => {
         unsubscribe();
@@ -141,45 +227,64 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   };
 }
 
-type JsonBody = { ok: true; value: unknown } | { ok: false; error: ApiErrorDto };
+function parseUrl(raw: string | undefined): URL | null {
+  try {
+    return new URL(raw ?? '/', 'http://localhost');
+  } catch {
+    return null;
+  }
+}
+
+type JsonBody = { kind: 'ok'; value: unknown } | { kind: 'refused'; error: ApiErrorDto } | { kind: 'aborted' };
 
 async function readJson(req: IncomingMessage): Promise<JsonBody> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return { ok: false, error: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB.' } };
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) return { kind: 'refused', error: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MiB.' } };
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    // The client went away mid-body: there is nobody to answer.
+    return { kind: 'aborted' };
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (text === '') return { ok: true, value: {} };
+  if (text === '') return { kind: 'ok', value: {} };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { kind: 'ok', value: JSON.parse(text) as unknown };
   } catch {
-    return { ok: false, error: { code: 'INVALID_REQUEST', message: 'The request body is not valid JSON.' } };
+    return { kind: 'refused', error: { code: 'INVALID_REQUEST', message: 'The request body is not valid JSON.' } };
   }
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
+function sendJson(res: ServerResponse, status: number, value: unknown, headers: OutgoingHttpHeaders): void {
   const body = JSON.stringify(value);
   res.writeHead(status, {
+    ...headers,
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
   });
   res.end(body);
 }
 
-function sendError(res: ServerResponse, error: ApiErrorDto): void {
-  sendJson(res, httpStatusFor(error.code), { code: error.code, message: error.message });
+function sendError(res: ServerResponse, error: ApiErrorDto, headers: OutgoingHttpHeaders): void {
+  sendJson(res, httpStatusFor(error.code), { code: error.code, message: error.message }, headers);
 }
 
 function refuseUpgrade(socket: Duplex, status: number, error: ApiErrorDto): void {
   const body = JSON.stringify(error);
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }
+

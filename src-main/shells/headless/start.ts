@@ -9,6 +9,7 @@ import type { TestEngineOptions } from '../../engines/test-engine/adapter';
 import { createHandlers } from '../../api/handlers';
 import { MediaTickets } from '../../api/media-tickets';
 import { MEDIA_PREFIX } from './media-files';
+import type { ApiHandlers } from '../../../src-shared/api/contract';
 import { startHeadlessServer, type HeadlessServer } from './server';
 
 /** electron-vite's renderer output in this checkout, wherever the command is run from. */
@@ -22,9 +23,13 @@ export interface HeadlessAppOptions {
   test?: TestEngineOptions;
   port?: number;
   token?: string;
+  /** Host names accepted besides the loopback ones (`--host`). */
+  allowedHosts?: readonly string[];
   rendererDir?: string;
   /** An empty library gets the demo library (`backlot serve --demo`). */
   demo?: boolean;
+  /** For the reliability tests' host faults (host-faults.ts): wraps the API handlers. */
+  wrapHandlers?: (handlers: ApiHandlers) => ApiHandlers;
 }
 
 export interface HeadlessApp {
@@ -45,12 +50,13 @@ export async function startHeadlessApp(options: HeadlessAppOptions, open: OpenAp
   try {
     if (options.demo && host.library.channels().length === 0) await handlers['library.demo']({});
     server = await startHeadlessServer({
-      handlers,
+      handlers: options.wrapHandlers ? options.wrapHandlers(handlers) : handlers,
       media: tickets,
       subscribe: (listener) => host.onEvent(listener),
       rendererDir: options.rendererDir ?? DEFAULT_RENDERER_DIR,
       port: options.port,
       token: options.token,
+      allowedHosts: options.allowedHosts,
       onInternalError: (method, error) => console.error(`backlot: internal error in ${method}:`, error),
     });
   } catch (e) {

@@ -1,7 +1,7 @@
 // The window's one way to the host. Inside the desktop app the preload bridge exists and is used;
 // in a browser (the headless shell) the same calls go over HTTP and events over a WebSocket.
 import type { InjectionKey } from 'vue';
-import type { ApiErrorDto, ApiMethod, ApiRequest, ApiResponse, HostEvent } from '../../../src-shared/api/contract';
+import type { ApiErrorDto, ApiMethod, ApiRequest, ApiResponse, HostEvent, HostEventDetail } from '../../../src-shared/api/contract';
 import type { BacklotBridge } from '../../../src-shared/api/bridge';
 import { createHttpBridge } from './http-bridge';
 
@@ -18,7 +18,7 @@ export class ApiCallError extends Error {
 export interface ApiClient {
   readonly transport: 'electron' | 'http';
   call<M extends ApiMethod>(method: M, payload: ApiRequest<M>): Promise<ApiResponse<M>>;
-  onEvent(listener: (event: HostEvent) => void): () => void;
+  onEvent(listener: (event: HostEvent, detail?: HostEventDetail) => void): () => void;
 }
 
 export const API_CLIENT: InjectionKey<ApiClient> = Symbol('backlot-api-client');

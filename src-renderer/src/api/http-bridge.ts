@@ -1,7 +1,7 @@
 // The browser's stand-in for the preload bridge, for the headless shell: calls are
 // `POST /api/<method>` with the token as a Bearer header, events arrive on the /events WebSocket.
 import type { ApiMethod, ApiResponse } from '../../../src-shared/api/contract';
-import { readHostEventFrame, type HostEvent } from '../../../src-shared/api/host-events';
+import { HOST_SIGNALS, readHostEventDetail, readHostEventFrame, type HostEvent, type HostEventDetail } from '../../../src-shared/api/host-events';
 import type { ApiOutcome, BacklotBridge } from '../../../src-shared/api/bridge';
 import { takeToken } from './token';
 
@@ -37,20 +37,27 @@ function isApiError(value: unknown): value is { code: string; message: string } 
 
 // The host may restart (or the laptop sleep); the window keeps listening by reconnecting, slower
 // each time, instead of silently going stale.
-function subscribeEvents(win: Window, token: string | null, listener: (event: HostEvent) => void): () => void {
+function subscribeEvents(win: Window, token: string | null, listener: (event: HostEvent, detail?: HostEventDetail) => void): () => void {
   let socket: WebSocket | null = null;
   let stopped = false;
+  let opened = false;
   let delayMs = 500;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const connect = () => {
     const scheme = win.location.protocol === 'https:' ? 'wss' : 'ws';
     socket = new WebSocket(`${scheme}://${win.location.host}/events?token=${encodeURIComponent(token ?? '')}`);
-    socket.onopen = () => { delayMs = 500; };
+    socket.onopen = () => {
+      delayMs = 500;
+      // Back after a gap: whatever happened meanwhile was not told, so every view reads again.
+      if (opened) for (const event of HOST_SIGNALS) listener(event);
+      opened = true;
+    };
     socket.onmessage = (message) => {
       try {
-        const event = readHostEventFrame(JSON.parse(String(message.data)));
-        if (event !== null) listener(event);
+        const frame = JSON.parse(String(message.data)) as unknown;
+        const event = readHostEventFrame(frame);
+        if (event !== null) listener(event, readHostEventDetail(frame));
       } catch {
         // Not ours to interpret; the host only sends its event frames.
       }

@@ -24,6 +24,7 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
     : 'Waits for another operation on this item to finish first.'),
   BACKOFF_UNTIL: (p, c) => {
     const when = at(p.t, c);
+    if (p.code === 'DAILY_CAP') return when ? `Today's download cap for its platform is reached; it starts after ${when}.` : "Today's download cap for its platform is reached.";
     return when ? `It failed and waits to retry; the next try is at ${when}.` : 'It failed and waits before retrying.';
   },
   FAILED: (p, c) => {
@@ -104,4 +105,32 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
   OUTPUT_MISSING: () => "The engine's output was missing.",
   OUTPUT_COMMIT_FAILED: () => "The engine's output could not be saved.",
   OUTPUT_COMMIT_INVALID: () => "The engine's output was not valid and was not saved.",
+
+  // Acquisition (docs/acquisition.md).
+  LIVE_NOW: () => 'It is live right now; it is downloaded once it becomes an ordinary video.',
+  UPCOMING: () => 'It has not started yet; it is downloaded once it becomes an ordinary video.',
+  NETWORK_REFUSED: (p) => `The platform refused the request${text(p.status) ? ` (HTTP ${text(p.status)})` : ''}.`,
+  FEED_NOT_XML: (p) => `The feed is not valid XML${text(p.line) ? ` (line ${text(p.line)})` : ''}.`,
+  FEED_NOT_A_FEED: (p) => `The address is not a feed${text(p.root) ? ` (it is <${text(p.root)}>)` : ''}.`,
+  FEED_TOO_LARGE: () => 'The feed is larger than the size limit.',
+  FEED_HTTP_STATUS: (p) => `The feed's server answered HTTP ${text(p.status) ?? 'an error'}.`,
+  FEED_UNREACHABLE: () => "The feed's server could not be reached.",
+  DOWNLOAD_INTERRUPTED: () => 'The connection broke during the download; the next try resumes it.',
+  DOWNLOAD_STALLED: () => 'The server stopped sending; the next try resumes the download.',
+  DOWNLOAD_WRONG_TYPE: (p) => `The server sent ${text(p.type) ?? 'something'} instead of media.`,
+  DOWNLOAD_NOT_FOUND: () => 'The media is no longer on the server.',
+  DOWNLOAD_UNAVAILABLE: () => 'The platform says the video is unavailable.',
+  YTDLP_NOT_FOUND: () => 'yt-dlp is not installed.',
+
+  // The media and speaker engines (docs/speakers.md).
+  MEDIA_MISSING: (p) => `The media file${text(p.file) ? ` ${text(p.file)}` : ''} is not there.`,
+  MEDIA_NO_AUDIO: () => 'The media file has no audio stream.',
+  MEDIA_UNREADABLE: () => 'The media file could not be decoded; it may be damaged.',
+  FFMPEG_MISSING: () => 'ffmpeg is not installed.',
+  MODEL_INVALID: (p) => `The engine's model file${text(p.file) ? ` ${text(p.file)}` : ''} is damaged or of another kind.`,
+  JOB_INPUT_INVALID: (p) => `The engine was given an incomplete job${text(p.field) ? ` (no ${text(p.field)})` : ''}.`,
+  INPUT_MISSING: () => 'An output this work builds on is missing.',
+  INPUT_INVALID: () => 'An output this work builds on is malformed.',
+  SETTING_INVALID: (p) => `A setting${text(p.setting) ? ` (${text(p.setting)})` : ''} has a value the engine cannot use.`,
+  DECODE_CANCELLED: () => 'Decoding was cancelled.',
 };

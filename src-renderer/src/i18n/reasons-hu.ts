@@ -24,6 +24,7 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
     : 'Egy másik művelet befejezésére vár ennél az elemnél.'),
   BACKOFF_UNTIL: (p, c) => {
     const when = at(p.t, c);
+    if (p.code === 'DAILY_CAP') return when ? `A platform mai letöltési kerete elfogyott; ekkor indul: ${when}.` : 'A platform mai letöltési kerete elfogyott.';
     return when ? `Nem sikerült, és újrapróbálásra vár; a következő kísérlet ideje: ${when}.` : 'Nem sikerült, és vár az újrapróbálás előtt.';
   },
   FAILED: (p, c) => {
@@ -101,4 +102,30 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
   OUTPUT_MISSING: () => 'A motor kimenete hiányzott.',
   OUTPUT_COMMIT_FAILED: () => 'A motor kimenetét nem sikerült menteni.',
   OUTPUT_COMMIT_INVALID: () => 'A motor kimenete érvénytelen volt, ezért nem lett mentve.',
+
+  LIVE_NOW: () => 'Éppen élőben megy; akkor töltődik le, amikor rendes videó lesz belőle.',
+  UPCOMING: () => 'Még nem kezdődött el; akkor töltődik le, amikor rendes videó lesz belőle.',
+  NETWORK_REFUSED: (p) => `A platform visszautasította a kérést${text(p.status) ? ` (HTTP ${text(p.status)})` : ''}.`,
+  FEED_NOT_XML: (p) => `A hírcsatorna nem érvényes XML${text(p.line) ? ` (${text(p.line)}. sor)` : ''}.`,
+  FEED_NOT_A_FEED: (p) => `A cím nem hírcsatorna${text(p.root) ? ` (hanem <${text(p.root)}>)` : ''}.`,
+  FEED_TOO_LARGE: () => 'A hírcsatorna nagyobb a méretkorlátnál.',
+  FEED_HTTP_STATUS: (p) => `A hírcsatorna kiszolgálója ezt válaszolta: HTTP ${text(p.status) ?? 'hiba'}.`,
+  FEED_UNREACHABLE: () => 'A hírcsatorna kiszolgálója nem érhető el.',
+  DOWNLOAD_INTERRUPTED: () => 'A kapcsolat megszakadt letöltés közben; a következő kísérlet folytatja.',
+  DOWNLOAD_STALLED: () => 'A kiszolgáló abbahagyta a küldést; a következő kísérlet folytatja a letöltést.',
+  DOWNLOAD_WRONG_TYPE: (p) => `A kiszolgáló média helyett ezt küldte: ${text(p.type) ?? 'valami mást'}.`,
+  DOWNLOAD_NOT_FOUND: () => 'A média már nincs a kiszolgálón.',
+  DOWNLOAD_UNAVAILABLE: () => 'A platform szerint a videó nem érhető el.',
+  YTDLP_NOT_FOUND: () => 'A yt-dlp nincs telepítve.',
+
+  MEDIA_MISSING: (p) => `A médiafájl${text(p.file) ? ` (${text(p.file)})` : ''} nincs meg.`,
+  MEDIA_NO_AUDIO: () => 'A médiafájlban nincs hangsáv.',
+  MEDIA_UNREADABLE: () => 'A médiafájlt nem sikerült dekódolni; talán sérült.',
+  FFMPEG_MISSING: () => 'Az ffmpeg nincs telepítve.',
+  MODEL_INVALID: (p) => `A motor modellfájlja${text(p.file) ? ` (${text(p.file)})` : ''} sérült vagy más fajta.`,
+  JOB_INPUT_INVALID: (p) => `A motor hiányos feladatot kapott${text(p.field) ? ` (nincs benne: ${text(p.field)})` : ''}.`,
+  INPUT_MISSING: () => 'Hiányzik egy kimenet, amelyre ez a munka épül.',
+  INPUT_INVALID: () => 'Hibás egy kimenet, amelyre ez a munka épül.',
+  SETTING_INVALID: (p) => `Egy beállítás${text(p.setting) ? ` (${text(p.setting)})` : ''} értéke a motor számára használhatatlan.`,
+  DECODE_CANCELLED: () => 'A dekódolást megszakították.',
 };

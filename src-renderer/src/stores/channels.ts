@@ -1,11 +1,12 @@
 // The library's channels with their per-operation counts (the channel snapshot: six states kept
-// apart, never summed), for the Library's filters and the channel panel; re-read when the host says
-// the library or its work changed.
+// apart, never summed), for the Library's filters and the channel panel. What is re-read on a host
+// event is decided by the shared library view (src-shared/views/library-view.ts): only the channels
+// the event names, the list itself only when a channel came or went.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ApiErrorDto, ChannelSnapshotDto, ChannelSummary } from '../../../src-shared/api/contract';
+import { createLibraryView } from '../../../src-shared/views/library-view';
 import { asApiError, useClient } from './client';
-import { coalesced } from './coalesce';
 
 export interface ChannelView {
   summary: ChannelSummary;
@@ -18,26 +19,26 @@ export const useChannels = defineStore('channels', () => {
   const loaded = ref(false);
   const error = ref<ApiErrorDto | null>(null);
 
-  const refresh = coalesced(async () => {
-    try {
-      const [list, snap] = await Promise.all([client.call('library.list', {}), client.call('snapshot.get', {})]);
-      const snapshots = new Map(snap.channels.map((c) => [c.id, c]));
-      channels.value = list.channels.map((summary) => ({ summary, snapshot: snapshots.get(summary.id) }));
+  const view = createLibraryView({
+    call: (method, payload) => client.call(method, payload),
+    onChannels(next) {
+      // The view lists snapshots; a channel's summary (kind, source, item count) comes with it.
+      channels.value = next.filter((c) => c.summary !== undefined).map((c) => ({ summary: c.summary!, snapshot: c.snapshot }));
       error.value = null;
-    } catch (e) {
-      error.value = asApiError(e);
-    } finally {
       loaded.value = true;
-    }
+    },
+    onError(e) {
+      error.value = asApiError(e);
+      loaded.value = true;
+    },
   });
 
+  const refresh = () => view.refresh();
   const byId = computed(() => new Map(channels.value.map((c) => [c.summary.id, c])));
   const empty = computed(() => loaded.value && error.value === null && channels.value.length === 0);
 
   function follow(): () => void {
-    return client.onEvent((event) => {
-      if (event === 'snapshot-changed') void refresh();
-    });
+    return client.onEvent((event, detail) => { void view.onEvent(event, detail); });
   }
 
   return { channels, loaded, error, byId, empty, refresh, follow };

@@ -4,10 +4,16 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { ApiErrorDto, ApiResponse } from '../../../src-shared/api/contract';
 import { asApiError, useClient } from './client';
-import { coalesced } from './coalesce';
+import { coalesced } from '../../../src-shared/views/coalesce';
 
 export type ItemDetail = ApiResponse<'items.get'>;
 export type MediaLink = ApiResponse<'media.url'>;
+export type TranscriptView = ApiResponse<'transcript.get'>;
+export type ItemDigest = ApiResponse<'digest.get'>;
+
+/** Transcribe's output is the transcript; attribute-words' the same with its speakers (transcript.get picks). */
+const hasTranscript = (d: ItemDetail) => d.operations.some((o) => (o.operation === 'transcribe' || o.operation === 'attribute-words') && (o.state === 'done' || o.state === 'stale'));
+const hasDigest = (d: ItemDetail) => d.operations.some((o) => o.operation === 'digest' && (o.state === 'done' || o.state === 'stale'));
 
 export const useItem = defineStore('item', () => {
   const client = useClient();
@@ -16,6 +22,13 @@ export const useItem = defineStore('item', () => {
   const media = ref<MediaLink | null>(null);
   const error = ref<ApiErrorDto | null>(null);
   const mediaError = ref<ApiErrorDto | null>(null);
+  const transcript = ref<TranscriptView | null>(null);
+  const digest = ref<ItemDigest | null>(null);
+  /** The host's refusal when there is no transcript or digest to read (its state and reason). */
+  const transcriptError = ref<ApiErrorDto | null>(null);
+  const digestError = ref<ApiErrorDto | null>(null);
+  /** What the outputs were read for: a new output (or a rename) is read again, an unchanged one not. */
+  let outputsKey = '';
 
   const load = coalesced(async () => {
     const wanted = id.value;
@@ -25,6 +38,7 @@ export const useItem = defineStore('item', () => {
       if (wanted !== id.value) return;
       detail.value = answer;
       error.value = null;
+      await loadOutputs(wanted, answer);
       // A link is asked for once per visit (it stays good for hours), and again once the file exists.
       if (answer.item.media === 'local' && media.value === null) {
         try {
@@ -39,6 +53,21 @@ export const useItem = defineStore('item', () => {
     }
   });
 
+  async function loadOutputs(item: string, d: ItemDetail, force = false): Promise<void> {
+    const key = d.operations.map((o) => `${o.operation}:${o.state}:${o.lastRun?.id ?? ''}`).join(',');
+    if (!force && key === outputsKey) return;
+    outputsKey = key;
+    const [t, g] = await Promise.allSettled([
+      hasTranscript(d) ? client.call('transcript.get', { item }) : Promise.resolve(null),
+      hasDigest(d) ? client.call('digest.get', { item }) : Promise.resolve(null),
+    ]);
+    if (item !== id.value) return;
+    transcript.value = t.status === 'fulfilled' ? t.value : null;
+    transcriptError.value = t.status === 'rejected' ? asApiError(t.reason) : null;
+    digest.value = g.status === 'fulfilled' ? g.value : null;
+    digestError.value = g.status === 'rejected' ? asApiError(g.reason) : null;
+  }
+
   function open(item: string): Promise<void> {
     if (id.value !== item) {
       id.value = item;
@@ -46,8 +75,18 @@ export const useItem = defineStore('item', () => {
       media.value = null;
       error.value = null;
       mediaError.value = null;
+      transcript.value = null;
+      digest.value = null;
+      transcriptError.value = null;
+      digestError.value = null;
+      outputsKey = '';
     }
     return load();
+  }
+
+  /** Speaker names may have changed elsewhere (a rename): read the outputs again. */
+  async function reloadOutputs(): Promise<void> {
+    if (id.value && detail.value) await loadOutputs(id.value, detail.value, true);
   }
 
   function follow(): () => void {
@@ -56,5 +95,5 @@ export const useItem = defineStore('item', () => {
     });
   }
 
-  return { id, detail, media, error, mediaError, open, load, follow };
+  return { id, detail, media, error, mediaError, transcript, digest, transcriptError, digestError, open, load, reloadOutputs, follow };
 });

@@ -5,7 +5,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ApiErrorDto, ApiResponse } from '../../../src-shared/api/contract';
 import { asApiError, useClient } from './client';
-import { coalesced } from './coalesce';
+import { coalesced } from '../../../src-shared/views/coalesce';
 
 export const ALL_LANES = '*';
 export type LanesDetail = ApiResponse<'lanes.detail'>;

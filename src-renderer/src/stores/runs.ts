@@ -6,7 +6,7 @@ import type { ApiErrorDto, ApiRequest, ApiResponse, RunDto } from '../../../src-
 import type { OperationId } from '../../../src-shared/catalog/operations';
 import type { RunOutcome, RunTrigger } from '../../../src-shared/runs/trigger';
 import { asApiError, useClient } from './client';
-import { coalesced } from './coalesce';
+import { coalesced } from '../../../src-shared/views/coalesce';
 
 export const RUNS_PAGE = 50;
 export type LogLine = ApiResponse<'runs.logs'>['lines'][number];

@@ -1,0 +1,46 @@
+// What an arbiter is built with (lanes, bindings, retry, gates' settings) and the shapes a unit's
+// end takes; apart from the arbiter so the dispatcher, the simulator and the engines share them.
+import type { EngineBinding, LaneConfig } from './lanes';
+import type { RetryPolicy } from './retry-policy';
+import type { LaneGate } from '../gates/chain';
+import type { QuietWindow, WallTimeOf } from '../gates/quiet-hours';
+import type { DiskProbe, DiskThresholds } from '../gates/disk-gate';
+
+export interface ArbiterConfig {
+  lanes: LaneConfig[];
+  bindings: EngineBinding[];
+  retry: RetryPolicy;
+  /** expectedBytes: the size a download's source announced (a feed's enclosure length), given the duration estimate. */
+  disk: { probe: DiskProbe; thresholds: DiskThresholds; bytesPerMediaSecond: number; expectedBytes?: (itemId: string, estimate: number) => number } | null;
+  spendCapUsd: number | null;
+  /** Start of the window the spend cap counts over, for an instant. */
+  spendWindowStart: (now: number) => number;
+  quietHours: QuietWindow[];
+  wallTime: WallTimeOf;
+  leaseS: number;
+  actor: string;
+  /** Gates that come before every other one (the disk-full state: nothing can be written at all). */
+  firstGates?: readonly LaneGate[];
+  /** Gates beyond the built-in ones (a platform cooldown), after them in the chain. */
+  extraGates?: readonly LaneGate[];
+  /**
+   * The spend cap also holds a spending lane BEFORE a unit whose expected cost would cross it (the
+   * host; docs/digests.md "Money"). Off in the simulator, whose spend gate is the lane-wide one that
+   * spec/scenario.md describes, so every scenario runs as it always did.
+   */
+  spendCapPerUnit?: boolean;
+}
+
+/** A failure's consequence (docs/architecture.md "Failures"); engines choose it in their adapter. */
+export type FailureDisposition = 'retry' | 'requeue' | 'fail' | 'exclude';
+
+export type UnitResult =
+  | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string; engineFingerprint?: string;
+      /** What channel work was made of (a roll-up's digests): recorded as its output's fingerprint. */
+      inputFingerprint?: string; record?: (now: number) => void }
+  | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number; disposition?: FailureDisposition; record?: (now: number) => void };
+
+/** What a completion changed, for the notices: work deferred as failed after its last attempt. */
+export interface Completion {
+  failedTerminally: boolean;
+}

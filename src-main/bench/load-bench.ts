@@ -1,0 +1,254 @@
+// The load benchmark (issue 9, slow reads): a real `backlot serve` with the test engines
+// dispatching, on a generated library of 78,000 items, and N windows (real WebSocket + HTTP
+// clients that re-read what the window re-reads). It measures every API read alone on that
+// library, then the latency of a cheap request while the windows follow a dispatching host.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ApiMethod, ApiRequest, ApiResponse } from '../../src-shared/api/contract';
+import { BacklotError } from '../../src-shared/errors';
+import { buildBenchLibrary } from './snapshot-bench';
+import { percentile, round } from './snapshot-measure';
+import { LoadWindow } from './load-window';
+
+export interface LoadBenchSpec {
+  items: number;
+  channels: number;
+  seed: number;
+  windows: number;
+  /** How long the windows follow the dispatching host. */
+  durationS: number;
+  /** The test engines' pace: each unit writes 4 chunks this far apart. */
+  chunkMs: number;
+  /** Another checkout's bin/backlot.mjs to serve instead of this one, for a before/after comparison. */
+  serveBin?: string;
+}
+
+export interface LatencyFigures {
+  calls: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
+  buildMs: number;
+  /** Each read's own cost in the host: the API dispatcher (validation, handler, answer check) on
+   *  the same library, in this process, without HTTP. */
+  readsInHost: ({ method: ApiMethod; request: string } & LatencyFigures)[];
+  /** Each read alone on the quiet host (lanes paused, nothing running), over HTTP; `refused`: the
+   *  host answered with this code (an older build without the request shape). */
+  reads: ({ method: ApiMethod; request: string; bytes: number; refused?: string } & LatencyFigures)[];
+  /** The cheap request (lanes.list) each window sends every 100 ms while the host dispatches. */
+  cheap: LatencyFigures;
+  /** The windows' own re-reads during the same time, per method. */
+  windowReads: ({ method: ApiMethod } & LatencyFigures)[];
+  eventsPerWindowPerS: number;
+  unitsDone: number;
+  unitsPerS: number;
+  failures: number;
+  hostRssMb: number | null;
+}
+
+const BIN = fileURLToPath(new URL('../../bin/backlot.mjs', import.meta.url));
+
+export type ApiCaller = <M extends ApiMethod>(method: M, payload: ApiRequest<M>) => Promise<ApiResponse<M>>;
+
+/**
+ * Opens the library in this process behind the API dispatcher (the command line hands this in:
+ * the API sits above the benchmarks in the layers).
+ */
+export type OpenInHost = (databaseFile: string) => { call: ApiCaller; close(): void };
+const READ_ROUNDS = 50;
+const PROBE_EVERY_MS = 100;
+
+export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost): Promise<LoadBenchResult> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-load-'));
+  let serve: Served | null = null;
+  try {
+    const built = buildBenchLibrary(path.join(dir, 'backlot.sqlite'), spec);
+    const readsInHost = await measureReadsInHost(openInHost(path.join(dir, 'backlot.sqlite')));
+    serve = await startServe(dir, spec.chunkMs, spec.serveBin ?? BIN);
+    const admin = new LoadWindow(serve.base, serve.token);
+
+    // Phase 1: each read alone. Hold every lane and wait for the running units to end, so the
+    // figures are the reads' own cost on this library, not a wait behind an engine's commit.
+    await admin.call('lanes.pause', { lane: '*' });
+    await untilIdle(admin);
+    const reads = await measureReads(admin);
+    const doneBefore = await totalDone(admin);
+
+    // Phase 2: the windows follow the host while it dispatches.
+    await admin.call('lanes.resume', { lane: '*' });
+    const windows = Array.from({ length: spec.windows }, () => new LoadWindow(serve!.base, serve!.token));
+    for (const w of windows) await w.open();
+    for (const w of windows) w.timings.length = 0;
+    const probes: number[] = [];
+    const t0 = performance.now();
+    const until = t0 + spec.durationS * 1000;
+    await Promise.all(windows.map(async (w, i) => {
+      // Spread the windows' probes over the interval instead of sending them in step.
+      await sleep((PROBE_EVERY_MS * i) / windows.length);
+      while (performance.now() < until) {
+        const ms = await w.probe('lanes.list', {});
+        probes.push(ms);
+        await sleep(Math.max(0, PROBE_EVERY_MS - ms));
+      }
+    }));
+    const elapsedS = (performance.now() - t0) / 1000;
+    const events = windows.reduce((n, w) => n + w.events, 0);
+    for (const w of windows) w.close();
+    const unitsDone = (await totalDone(admin)) - doneBefore;
+    const hostRssMb = rssMb(serve.proc.pid);
+
+    const timings = windows.flatMap((w) => w.timings);
+    const methods = [...new Set(timings.map((t) => t.method))].sort();
+    return {
+      ...spec,
+      buildMs: built.loadMs,
+      readsInHost,
+      reads,
+      cheap: figures(probes),
+      windowReads: methods.map((method) => ({ method, ...figures(timings.filter((t) => t.method === method).map((t) => t.ms)) })),
+      eventsPerWindowPerS: round(events / spec.windows / elapsedS, 1),
+      unitsDone,
+      unitsPerS: round(unitsDone / elapsedS, 1),
+      failures: windows.reduce((n, w) => n + w.failures, 0) + admin.failures,
+      hostRssMb,
+    };
+  } finally {
+    await serve?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function figures(ms: number[]): LatencyFigures {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { calls: sorted.length, p50Ms: round(percentile(sorted, 50), 2), p99Ms: round(percentile(sorted, 99), 2), maxMs: round(sorted.at(-1) ?? 0, 2) };
+}
+
+/** The reads a window and a user make, with arguments taken from the library itself. */
+async function readCases(call: ApiCaller): Promise<[ApiMethod, ApiRequest<ApiMethod>][]> {
+  const snap = await call('snapshot.get', {});
+  const heaviest = [...snap.channels].sort((a, b) => b.items - a.items || a.id.localeCompare(b.id));
+  const withIds = await call('snapshot.get', { channel: heaviest[0].id, ids: true });
+  const item = Object.values(withIds.channels[0].operations).flatMap((o) => o.ids ?? [])[0];
+  const runs = await call('runs.list', { limit: 1 });
+  const cases: [ApiMethod, ApiRequest<ApiMethod>][] = [
+    ['library.list', {}],
+    ['snapshot.get', {}],
+    ['snapshot.get', { channels: heaviest.slice(0, 3).map((c) => c.id) }],
+    ['snapshot.get', { channel: heaviest[0].id, ids: true }],
+    ['lanes.list', {}],
+    ['runs.list', { limit: 20 }],
+    ['runs.lastPerJob', {}],
+    ['settings.list', {}],
+    ['tree.get', {}],
+  ];
+  if (item) cases.push(['explain.get', { item, operation: 'transcribe' }]);
+  if (runs.runs[0]) cases.push(['runs.logs', { run: runs.runs[0].id }]);
+  return cases;
+}
+
+async function measureReadsInHost(inHost: { call: ApiCaller; close(): void }): Promise<LoadBenchResult['readsInHost']> {
+  try {
+    const out: LoadBenchResult['readsInHost'] = [];
+    for (const [method, request] of await readCases(inHost.call)) {
+      const ms: number[] = [];
+      for (let i = 0; i < READ_ROUNDS + 3; i++) {
+        const t = performance.now();
+        await inHost.call(method, request as never);
+        if (i >= 3) ms.push(performance.now() - t);
+      }
+      out.push({ method, request: JSON.stringify(request).slice(0, 60), ...figures(ms) });
+    }
+    return out;
+  } finally {
+    inHost.close();
+  }
+}
+
+async function measureReads(admin: LoadWindow): Promise<LoadBenchResult['reads']> {
+  const cases = await readCases((m, p) => admin.call(m, p));
+  const out: LoadBenchResult['reads'] = [];
+  for (const [method, request] of cases) {
+    const ms: number[] = [];
+    let bytes = 0;
+    let refused: string | undefined;
+    for (let i = 0; i < READ_ROUNDS + 3 && refused === undefined; i++) {
+      const t = performance.now();
+      try {
+        const answer = await admin.call(method, request as never);
+        bytes = JSON.stringify(answer).length;
+      } catch (e) {
+        refused = (e as Error).message.slice(0, 80);
+      }
+      if (i >= 3) ms.push(performance.now() - t);
+    }
+    out.push({ method, request: JSON.stringify(request).slice(0, 60), bytes, ...(refused ? { refused } : {}), ...figures(ms) });
+  }
+  return out;
+}
+
+async function untilIdle(admin: LoadWindow): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const { lanes } = await admin.call('lanes.list', {});
+    if (lanes.every((l) => l.running === 0)) return;
+    await sleep(100);
+  }
+  throw new BacklotError('BENCH_FAILED', 'The host did not come to rest within a minute of pausing every lane.');
+}
+
+async function totalDone(admin: LoadWindow): Promise<number> {
+  const snap = await admin.call('snapshot.get', {});
+  return snap.channels.reduce((n, c) => n + Object.values(c.operations).reduce((m, o) => m + o.done, 0), 0);
+}
+
+function rssMb(pid: number | undefined): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? round(Number(kb[1]) / 1024, 1) : null;
+  } catch {
+    return null; // not Linux: the figure is left out
+  }
+}
+
+interface Served {
+  proc: ChildProcess;
+  base: string;
+  token: string;
+  stop(): Promise<void>;
+}
+
+function startServe(dataDir: string, chunkMs: number, bin: string): Promise<Served> {
+  const token = randomBytes(18).toString('base64url');
+  // The token goes on the command line too, for a build from before BACKLOT_TOKEN (a local benchmark).
+  const proc = spawn(process.execPath, [bin, 'serve', '--data', dataDir, '--port', '0', '--engines', 'test', '--test-chunk-ms', String(chunkMs), ...(bin === BIN ? [] : ['--token', token])], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_TOKEN: token },
+  });
+  let out = '';
+  let err = '';
+  proc.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    proc.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /Backlot is serving at (http:\/\/127\.0\.0\.1:\d+\/)\?token=/.exec(out);
+      if (m) {
+        resolve({
+          proc, base: m[1], token,
+          async stop() {
+            if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+            await exited;
+          },
+        });
+      }
+    });
+    void exited.then(() => reject(new BacklotError('BENCH_FAILED', `The host process ended before serving: ${err.trim().split('\n').at(-1) ?? proc.exitCode}.`)));
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

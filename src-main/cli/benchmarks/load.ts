@@ -1,0 +1,54 @@
+// Windows under load (issue 9): ten real WebSocket+HTTP windows against a real `serve` dispatching
+// on a 78,000-item library; each read's cost in the host and a cheap request's wait
+// (docs/benchmarks.md "Windows under load").
+import { numberFlag } from '../args';
+import { runLoadBench, type LoadBenchResult, type OpenInHost } from '../../bench/load-bench';
+import { Host } from '../../host/host';
+import { createHandlers } from '../../api/handlers';
+import { dispatch } from '../../api/dispatch';
+import { BacklotError } from '../../../src-shared/errors';
+import { print, seedOf, type Benchmark } from './types';
+
+export const loadBench: Benchmark = {
+  name: 'load',
+  usage: 'load [--items N --channels M --windows W --seconds S --chunk-ms MS --serve-bin OTHER/bin/backlot.mjs]',
+  async run(values) {
+    const r = await runLoadBench({
+      items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)),
+      seed: seedOf(values.seed), windows: Math.floor(numberFlag(values.windows, 'windows', 10)),
+      durationS: numberFlag(values.seconds, 'seconds', 30), chunkMs: numberFlag(values['chunk-ms'], 'chunk-ms', 20),
+      serveBin: values['serve-bin'],
+    }, openInHost);
+    print(values, r, describeLoad);
+  },
+};
+
+function describeLoad(r: LoadBenchResult): string {
+  const row = (label: string, f: { calls: number; p50Ms: number; p99Ms: number; maxMs: number }) =>
+    `  ${label.padEnd(58)} p50 ${String(f.p50Ms).padStart(7)} ms  p99 ${String(f.p99Ms).padStart(7)} ms  max ${String(f.maxMs).padStart(7)} ms  (${f.calls})`;
+  return [
+    `${r.items} items in ${r.channels} channels (seed ${r.seed}), built in ${r.buildMs} ms; test engines at ${r.chunkMs} ms a chunk`,
+    'Each read\'s cost in the host (the API dispatcher in process, no HTTP):',
+    ...r.readsInHost.map((x) => row(`${x.method} ${x.request}`, x)),
+    'Each read alone (lanes paused, nothing running), over HTTP:',
+    ...r.reads.map((x) => (x.refused ? `  ${x.method} ${x.request}: refused (${x.refused})` : row(`${x.method} ${x.request} [${x.bytes} B]`, x))),
+    `${r.windows} windows following the dispatching host for ${r.durationS} s (${r.unitsDone} units done, ${r.unitsPerS}/s; ${r.eventsPerWindowPerS} events per window per s):`,
+    row('cheap request (lanes.list every 100 ms per window)', r.cheap),
+    ...r.windowReads.map((x) => row(`window re-read ${x.method}`, x)),
+    `host RSS ${r.hostRssMb ?? 'n/a'} MB; failed calls ${r.failures}`,
+  ].join('\n');
+}
+
+/** The library in this process behind the API dispatcher, as a window's call reaches it (no HTTP). */
+const openInHost: OpenInHost = (databaseFile) => {
+  const host = new Host({ databaseFile });
+  const handlers = createHandlers(host);
+  return {
+    async call(method, payload) {
+      const outcome = await dispatch(handlers, method, payload);
+      if (!outcome.ok) throw new BacklotError('BENCH_FAILED', `${method} was refused: ${outcome.error.message}`);
+      return outcome.result;
+    },
+    close: () => host.close(),
+  };
+};

@@ -1,0 +1,26 @@
+// The remote digest's failures as reason codes (docs/digests.md "Failures"); the key never appears in
+// a message or a diagnostic: every upstream text passes redact() first.
+import { EngineJobError } from '../../engines/program-kit';
+
+export type RemoteCode =
+  | 'REMOTE_AUTH'          // 401/403: the key is refused; the lane's preflight fails, not each item
+  | 'REMOTE_RATE_LIMITED'  // 429 after the retries (or a Retry-After beyond what one unit waits)
+  | 'REMOTE_SERVER'        // 5xx after the retries
+  | 'REMOTE_REJECTED'      // another 4xx: the request itself (model name, context length)
+  | 'REMOTE_TIMEOUT'       // no complete answer within digest.remote.requestTimeoutS
+  | 'REMOTE_UNREACHABLE'   // connection refused, DNS, TLS
+  | 'REMOTE_MALFORMED'     // an answer that is not the digest shape; the raw text is the diagnostic
+  | 'REMOTE_CONTEXT_TOO_SMALL' // the context setting leaves no room for a part beside the answer
+  | 'SPEND_CAP';           // the next request could cross the unit's budget: nothing more is sent
+
+export function remoteError(code: RemoteCode, message: string, params: Record<string, unknown>, diagnostic?: string): EngineJobError {
+  return new EngineJobError(code, message, params, diagnostic);
+}
+
+/** Removes the key (and its leading part, which providers echo in "incorrect key sk-abc1...") from text. */
+export function redact(text: string, key: string | null): string {
+  if (!key) return text;
+  let out = text.split(key).join('[redacted]');
+  if (key.length >= 12) out = out.split(key.slice(0, 10)).join('[redacted]');
+  return out;
+}

@@ -1,0 +1,159 @@
+// What the sync and download adapters share (docs/acquisition.md): the name politeness counts a
+// download under, the paced launch (daily cap, host turn, interval), the commit of a download into
+// the media folder and of a listing into the library, and how their failures are disposed of.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { CommitPlan, EngineFailureReport, EngineLaunch, FailurePlan, JobContext } from './adapter';
+import { runEngine, type EngineCommand, type EngineSuccess } from './runner';
+import { acquisitionFor } from '../gates/acquisition';
+import { safeSegment } from './executor';
+import { mediaRelativePath, mediaRoot, partialDir } from '../library/media-names';
+import { contentFingerprint } from '../library/file-fingerprint';
+import { readListing } from '../library/listing';
+import { applyListing } from '../library/apply-listing';
+import { LIVE_REASON } from '../library/apply-listing';
+
+/** The name a download counts under for cooldowns and caps: the platform (youtube, ...) or a feed enclosure's host. */
+export function politenessKey(job: Pick<JobContext, 'channel' | 'item'>): string {
+  if (job.channel.kind === 'platform') return job.channel.platform;
+  try {
+    return new URL(job.item?.url ?? job.channel.source).host || job.channel.platform;
+  } catch {
+    return job.channel.platform;
+  }
+}
+
+/** The host whose concurrency a download counts against. */
+function hostOf(url: string | null | undefined, fallback: string): string {
+  try {
+    return url ? new URL(url).host : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export function itemPartialDir(job: Pick<JobContext, 'env' | 'item'>): string {
+  return partialDir(job.env.dataDir, safeSegment(job.item!.id));
+}
+
+/**
+ * A download's launch: refused at once when its platform reached today's cap (DAILY_CAP, the item
+ * waits for the next day), else it waits for a turn on its host and the politeness interval, then
+ * runs the engine program as a child process like any other job.
+ */
+export function pacedLaunch(job: JobContext, command: EngineCommand, input: Record<string, unknown>, url: string | null): EngineLaunch {
+  const key = politenessKey(job);
+  return {
+    kind: 'in-process',
+    run: async (io) => {
+      const acq = acquisitionFor(job.env.dataDir);
+      const cap = acq.capReached(key, Date.now() / 1000);
+      if (cap) return { ok: false, code: 'DAILY_CAP', params: { platform: key, until: cap.until, items: cap.items, bytes: cap.bytes }, diagnostic: '', logs: [] };
+      let release: () => void;
+      try {
+        release = await acq.pacer.acquire(hostOf(url, key), io.signal, (what, ms) => io.progress(0, what === 'host' ? `waiting for a turn on ${hostOf(url, key)}` : `waiting ${Math.ceil(ms / 1000)} s between downloads`));
+      } catch {
+        return { ok: false, code: 'ENGINE_CANCELLED', params: { phase: 'waiting' }, diagnostic: '', logs: [] };
+      }
+      try {
+        return await runEngine(command, { jobId: job.jobId, operation: job.operation, outputDir: job.outputDir, input }, {
+          signal: io.signal,
+          stallTimeoutMs: job.env.settings['engines.stallTimeoutS'] * 1000,
+          onProgress: (p) => io.progress(p.ratio, p.message),
+          onLog: (e) => io.log(e.level, e.text),
+        });
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+/** A finished download: into `<data>/media/<template>`, with its content fingerprint, counted for the cap, its partial gone. */
+export async function downloadCommit(job: JobContext, outcome: EngineSuccess): Promise<CommitPlan> {
+  const media = outcome.outputs[0];
+  const item = job.item!;
+  const ext = path.extname(media.path).replace(/^\./, '') || 'bin';
+  const relative = mediaRelativePath(job.env.settings['download.mediaTemplate'], {
+    channel: job.channel.title, publishedAt: item.published_at, title: item.title, id: item.external_id, ext,
+  });
+  const final = path.join(mediaRoot(job.env.dataDir), relative);
+  const stat = await fsp.stat(media.path);
+  const fingerprint = await contentFingerprint(media.path, stat.size, stat.mtimeMs);
+  const key = politenessKey(job);
+  const partials = itemPartialDir(job);
+  return {
+    finals: [final],
+    recordedPath: final,
+    bytes: stat.size,
+    record: (ctx) => {
+      ctx.host.library.markDownloaded(item.id, { mediaPath: final, sizeBytes: stat.size, mtimeMs: stat.mtimeMs, fingerprint }, ctx.now);
+      acquisitionFor(job.env.dataDir).downloaded(key, stat.size, item.id, ctx.now);
+      fs.rmSync(partials, { recursive: true, force: true });
+    },
+  };
+}
+
+/** How a download's failure is disposed of (docs/architecture.md "Failures"). */
+export function downloadFailure(job: JobContext, failure: EngineFailureReport): FailurePlan {
+  const key = politenessKey(job);
+  const retryAfter = typeof failure.params.retryAfterS === 'number' ? failure.params.retryAfterS : null;
+  switch (failure.code) {
+    case 'NETWORK_REFUSED':
+      return { disposition: 'requeue', record: (ctx) => { acquisitionFor(job.env.dataDir).refused(key, failure.code, retryAfter, ctx.now); } };
+    case 'DISK_FULL':
+      return {
+        disposition: 'requeue',
+        record: (ctx) => {
+          fs.rmSync(itemPartialDir(job), { recursive: true, force: true });
+          acquisitionFor(job.env.dataDir).diskFull(job.item!.id, typeof failure.params.writtenBytes === 'number' ? failure.params.writtenBytes : 0, ctx.now);
+        },
+      };
+    case 'DAILY_CAP': {
+      const until = typeof failure.params.until === 'number' ? failure.params.until : null;
+      return {
+        disposition: 'requeue',
+        // Not the item's fault and no attempt counted: it waits for the next day with the cap as its reason.
+        record: (ctx) => {
+          const row = ctx.host.work.row('download', job.item!.id);
+          if (row && until !== null) ctx.host.work.recordDeferral('download', job.item!.id, { attempts: row.attempts, kind: 'backoff', until, code: 'DAILY_CAP' }, ctx.now);
+        },
+      };
+    }
+    case 'LIVE_NOW':
+    case 'UPCOMING':
+      return { disposition: 'exclude' };
+    case 'DOWNLOAD_NOT_FOUND':
+    case 'DOWNLOAD_UNAVAILABLE':
+    case 'DOWNLOAD_WRONG_TYPE':
+    case 'URL_ADDRESS_REFUSED':
+    case 'URL_SCHEME_REFUSED':
+    case 'URL_INVALID':
+    case 'SOURCE_UNSUPPORTED':
+      return { disposition: 'fail' };
+    default:
+      return { disposition: 'retry' };
+  }
+}
+
+/** A sync's listing: read (and checked) before the commit, applied to the library inside it. */
+export async function listingCommit(job: JobContext, outcome: EngineSuccess): Promise<CommitPlan> {
+  const listing = await readListing(outcome.outputs[0].path);
+  return {
+    bytes: 0,
+    record: (ctx) => { applyListing(ctx.host, job.channel, listing, ctx.now); },
+  };
+}
+
+/** A sync's failure: a refusal opens the cooldown (the sync waits, no attempt counted); the rest retry. Nothing known is touched. */
+export function syncFailure(job: JobContext, failure: EngineFailureReport): FailurePlan {
+  if (failure.code === 'NETWORK_REFUSED') {
+    const retryAfter = typeof failure.params.retryAfterS === 'number' ? failure.params.retryAfterS : null;
+    const key = job.channel.kind === 'platform' ? job.channel.platform : politenessKey(job);
+    return { disposition: 'requeue', record: (ctx) => { acquisitionFor(job.env.dataDir).refused(key, failure.code, retryAfter, ctx.now); } };
+  }
+  return { disposition: 'retry' };
+}
+
+export { LIVE_REASON };

@@ -1,0 +1,41 @@
+// The remote digest engine's program (docs/digests.md): the labelled transcript in, a digest record
+// out, through any OpenAI-compatible chat-completions endpoint. The key arrives in the job line on
+// stdin (never an argument or the environment, which other processes can read) and is never logged.
+import { serveJobs } from '../program-kit';
+import { numberInput, readTranscript, stringInput, writeDigest } from '../../digest/job-files';
+import { remoteDigest } from '../../digest/remote/remote-digest';
+import { chatCompletion, type ChatClientOptions } from '../../digest/remote/chat-client';
+
+serveJobs(async (job, io) => {
+  const input = job.input;
+  const transcript = readTranscript(input.transcript as string | undefined);
+  const budget = input.budgetUsd;
+  const client: ChatClientOptions = {
+    baseUrl: stringInput(input, 'baseUrl'),
+    model: stringInput(input, 'model'),
+    apiKey: typeof input.apiKey === 'string' && input.apiKey !== '' ? input.apiKey : null,
+    stream: input.stream !== false,
+    timeoutMs: numberInput(input, 'requestTimeoutS', 300) * 1000,
+    signal: io.signal,
+    onRetry: ({ attempt, status, waitMs }) => io.log('warn', `HTTP ${status ?? 'unreachable'}; attempt ${attempt} is tried again in ${Math.round(waitMs / 100) / 10} s`),
+  };
+  const { record, spent } = await remoteDigest({
+    item: stringInput(input, 'item'),
+    transcript,
+    shape: {
+      contextTokens: numberInput(input, 'contextTokens', 8192),
+      maxOutputTokens: numberInput(input, 'maxOutputTokens', 800),
+      summarySentences: numberInput(input, 'summarySentences', 5),
+      moments: numberInput(input, 'moments', 8),
+      prices: { usdPerMillionInput: numberInput(input, 'usdPerMillionInput', 0), usdPerMillionOutput: numberInput(input, 'usdPerMillionOutput', 0) },
+    },
+    engine: 'openai-compatible',
+    model: client.model,
+    complete: (messages, maxTokens, onDelta) => chatCompletion({ ...client, onDelta }, messages, maxTokens),
+    budgetUsd: typeof budget === 'number' ? budget : null,
+    progress: (ratio, message) => io.progress(ratio, message),
+    log: (text) => io.log('info', text),
+  });
+  io.log('info', `${spent.requests} request(s), ${spent.inputTokens} tokens in, ${spent.outputTokens} out${spent.estimated ? ' (estimated)' : ''}, $${spent.usd.toFixed(6)}`);
+  return { files: [writeDigest(job.outputDir, record)], metadata: { spent } };
+});

@@ -1,0 +1,50 @@
+// What the speaker engines' adapters share (docs/speakers.md "Engines"): a read-only look at the
+// profiles when a job is built (the host reads its own database; the engine never does), whether
+// ffmpeg and the bundled models are there, and what a failure means for the lane.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { DATABASE_FILE_NAME } from '../db/connection';
+import type { Preflight } from '../arbiter/lanes';
+import type { FailurePlan, EngineFailureReport } from './adapter';
+import { ProfileStore } from '../speakers/profiles/profile-store';
+
+/** Runs fn over the library's profiles through a read-only connection, closed at once. */
+export function readProfiles<T>(dataDir: string, fn: (profiles: ProfileStore) => T): T {
+  const db = new Database(path.join(dataDir, DATABASE_FILE_NAME), { readonly: true, fileMustExist: true });
+  try {
+    return fn(new ProfileStore(db));
+  } finally {
+    db.close();
+  }
+}
+
+let ffmpegSeen: boolean | null = null;
+export function ffmpegPreflight(): Preflight {
+  ffmpegSeen ??= spawnSync('ffmpeg', ['-version'], { stdio: 'ignore', shell: false }).status === 0;
+  return ffmpegSeen ? { ok: true } : { ok: false, code: 'FFMPEG_MISSING', message: 'ffmpeg is not installed; run scripts/install-system-packages.sh.' };
+}
+
+/** Every file present, else MODEL_MISSING naming the first absent one and how to install it. */
+export function filesPreflight(files: readonly string[], model: string, howTo: string): Preflight {
+  const missing = files.find((f) => !fs.existsSync(f));
+  return missing ? { ok: false, code: 'MODEL_MISSING', message: `The ${model} model file ${missing} is not installed; ${howTo}.` } : { ok: true };
+}
+
+/** Media that cannot become audio will not on a retry; a missing model is the lane's problem, not the item's. */
+export function speakerFailure(failure: EngineFailureReport): FailurePlan {
+  switch (failure.code) {
+    case 'MEDIA_NO_AUDIO':
+    case 'MEDIA_UNREADABLE':
+    case 'INPUT_INVALID':
+      return { disposition: 'fail' };
+    case 'MODEL_MISSING':
+    case 'MODEL_INVALID':
+    case 'FFMPEG_MISSING':
+    case 'ENGINE_NOT_INSTALLED':
+      return { disposition: 'requeue', preflight: { ok: false, code: failure.code, message: `The speaker engine cannot run: ${failure.code} (${JSON.stringify(failure.params)}).` } };
+    default:
+      return { disposition: 'retry' };
+  }
+}

@@ -1,0 +1,70 @@
+// What every transcription adapter does alike (docs/transcription.md "Engines"): find the item's
+// media, build the job input the shared chunk loop reads, place checkpoints on the data folder, and
+// map the loop's refusals to dispositions. An engine adds only its decoder and its preflight.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EngineEnvironment, EngineFailureReport, FailurePlan, JobContext } from '../adapter';
+import { checkpointKey, CheckpointStore } from './checkpoint';
+
+/** Checkpoints of unfinished transcriptions: on the data folder, never in the swept temp folder. */
+export function checkpointDirOf(dataDir: string): string {
+  return path.join(dataDir, 'checkpoints', 'transcribe');
+}
+
+/** The media a transcription reads: the download's committed file, or the folder item's own. */
+export function mediaOf(job: JobContext): string | null {
+  return job.inputs.download ?? job.item?.media_path ?? null;
+}
+
+export function transcribeJobInput(job: JobContext, engineId: string, fingerprint: string, extra: Record<string, unknown>): Record<string, unknown> {
+  return {
+    engineId, engineFingerprint: fingerprint, itemId: job.item?.id ?? '', mediaPath: mediaOf(job) ?? '',
+    checkpointDir: checkpointDirOf(job.env.dataDir), chunkS: job.env.settings['transcribe.chunkS'],
+    language: job.env.settings['transcribe.language'], ...extra,
+  };
+}
+
+/** Called in the output's commit: the transcription is done, its checkpoint has served. */
+export function clearCheckpoint(job: JobContext, fingerprint: string): void {
+  const media = mediaOf(job);
+  if (!media || !job.item) return;
+  const key = checkpointKey({ itemId: job.item.id, mediaPath: media, engine: fingerprint });
+  new CheckpointStore(checkpointDirOf(job.env.dataDir), key).clear();
+}
+
+/** Refusals that retrying cannot mend fail the item at once; the rest retry with backoff. */
+export function transcribeFailure(failure: EngineFailureReport): FailurePlan {
+  switch (failure.code) {
+    case 'MEDIA_NO_AUDIO':
+    case 'MEDIA_UNREADABLE':
+    case 'MEDIA_DECODE_FAILED':
+    case 'MEDIA_MISSING':
+      return { disposition: 'fail' };
+    case 'FFMPEG_MISSING':
+    case 'DECODER_MISSING':
+    case 'DECODER_MODEL_UNREADABLE':
+    case 'MODEL_UNREADABLE':
+      // The engine cannot run here at all: hold the lane with the reason instead of failing every item.
+      return { disposition: 'requeue', preflight: { ok: false, code: failure.code, message: preflightSentence(failure.code) } };
+    default:
+      return { disposition: 'retry' };
+  }
+}
+
+function preflightSentence(code: string): string {
+  switch (code) {
+    case 'FFMPEG_MISSING': return 'ffmpeg is not installed; install it (scripts/install-system-packages.sh) and restart Backlot.';
+    case 'DECODER_MISSING': return 'The decoder program could not be started; run scripts/install-engines.sh and restart Backlot.';
+    default: return 'The engine could not load its model; reinstall the model and restart Backlot.';
+  }
+}
+
+/** The engine's program: its .ts source next to the adapter, or the built .js of a packaged app. */
+export function engineProgramPath(adapterUrl: string, engineId: string): string {
+  const here = path.dirname(fileURLToPath(adapterUrl));
+  const candidates = [path.join(here, 'program.ts'), path.join(here, 'engines', engineId, 'program.js')];
+  return candidates.find((f) => fs.existsSync(f)) ?? candidates[0];
+}
+
+export type { EngineEnvironment };

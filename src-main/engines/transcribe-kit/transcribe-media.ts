@@ -1,0 +1,132 @@
+// The chunk loop every transcription engine shares (docs/transcription.md "Engines"): probe the
+// media, resume from the checkpoint, stream ffmpeg's PCM through the chunker into the recogniser,
+// checkpoint after every chunk, then build the canonical transcript record, validate it with its
+// schema and write transcript.json into the job's output folder.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { transcriptRecord, TRANSCRIPT_FORMAT_VERSION, type TranscriptRecord } from '../../../src-shared/transcript/record';
+import { EngineJobError, type JobAnswer, type JobIo } from '../program-kit';
+import { CheckpointStore, checkpointKey, emptyCheckpoint, pruneStaleCheckpoints, wordsOf } from './checkpoint';
+import { PcmChunker, type PcmChunk } from './chunker';
+import { probeMedia } from './media-probe';
+import { decodePcm } from './pcm-decoder';
+import { SAMPLE_RATE, type Recognizer } from './recognizer';
+import { wordsToSegments } from './segments';
+
+/** The job input every transcription adapter sends (validated here: the host is not trusted blindly). */
+export const transcribeInput = z.object({
+  engineId: z.string().min(1),
+  /** `<engine id>@<fingerprint>`, part of the checkpoint's key. */
+  engineFingerprint: z.string().min(1),
+  itemId: z.string().min(1),
+  mediaPath: z.string().min(1),
+  checkpointDir: z.string().min(1),
+  chunkS: z.number().positive(),
+  language: z.string().min(1),
+}).passthrough();
+export type TranscribeInput = z.infer<typeof transcribeInput>;
+
+export const TRANSCRIPT_FILE = 'transcript.json';
+
+export function parseTranscribeInput(input: Record<string, unknown>): TranscribeInput {
+  const parsed = transcribeInput.safeParse(input);
+  if (!parsed.success) {
+    throw new EngineJobError('ENGINE_BAD_JOB', 'The transcription job is missing a field.', { field: parsed.error.issues[0]?.path.join('.') ?? '' });
+  }
+  return parsed.data;
+}
+
+const seconds = (samples: number): number => samples / SAMPLE_RATE;
+
+const HEARTBEAT_MS = 15_000;
+/** A chunk taking longer than this many times its own length counts as hung: the heartbeat stops. */
+const MAX_CHUNK_RTF = 10;
+
+/**
+ * The host kills an engine that stays silent past its stall timeout; a long chunk on a slow CPU is
+ * not silence, so a progress line goes out every 15 s while the recogniser works, but only up to
+ * ten times the chunk's own length: a decoder that hangs is still stopped as stalled.
+ */
+async function withHeartbeat<T>(io: JobIo, message: string, chunkS: number, ratio: number, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const limitMs = Math.max(60_000, chunkS * MAX_CHUNK_RTF * 1000);
+  const timer = setInterval(() => {
+    if (Date.now() - started < limitMs) io.progress(Math.min(0.99, ratio), message);
+    else clearInterval(timer);
+  }, HEARTBEAT_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Peak below -60 dBFS everywhere: nothing a decoder could hear. */
+const SILENCE_PEAK = 32;
+
+export function isSilent(samples: Int16Array): boolean {
+  for (let i = 0; i < samples.length; i++) if (samples[i] > SILENCE_PEAK || samples[i] < -SILENCE_PEAK) return false;
+  return true;
+}
+
+export async function transcribeMedia(input: TranscribeInput, recognizer: Recognizer, outputDir: string, io: JobIo): Promise<JobAnswer> {
+  const facts = await probeMedia(input.mediaPath);
+  pruneStaleCheckpoints(input.checkpointDir);
+  const store = new CheckpointStore(input.checkpointDir, checkpointKey({ itemId: input.itemId, mediaPath: input.mediaPath, engine: input.engineFingerprint }));
+  const checkpoint = store.load() ?? emptyCheckpoint(store.key);
+  const resumedFromChunk = checkpoint.chunks.length;
+  // These lines are how a run shows where it began (the resume test reads them).
+  if (resumedFromChunk > 0) io.log('info', `checkpoint: resuming at chunk ${resumedFromChunk} (${seconds(checkpoint.nextSample).toFixed(2)} s), ${resumedFromChunk} chunk(s) already done`);
+  else io.log('info', 'checkpoint: none, starting at 0.00 s');
+
+  const chunker = new PcmChunker({ chunkS: input.chunkS, startSample: checkpoint.nextSample, startIndex: resumedFromChunk });
+  let decodedChunks = 0;
+  const finish = async (chunk: PcmChunk): Promise<void> => {
+    const startS = seconds(chunk.startSample);
+    // Decoders invent words in digital silence (pocketsphinx hears "in"): a silent chunk has none.
+    const silent = isSilent(chunk.samples);
+    const words = silent ? [] : await withHeartbeat(io, `chunk ${chunk.index}`, seconds(chunk.samples.length), facts.durationS ? startS / facts.durationS : 0,
+      () => recognizer.recognize(chunk.samples, startS, io.signal));
+    if (io.signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
+    const endS = seconds(chunk.startSample + chunk.samples.length);
+    checkpoint.chunks.push({ index: chunk.index, startS, endS, words });
+    checkpoint.nextSample = chunk.startSample + chunk.samples.length;
+    store.save(checkpoint);
+    decodedChunks++;
+    io.log('info', `chunk ${chunk.index} done: ${startS.toFixed(2)}-${endS.toFixed(2)} s, ${silent ? 'silent' : `${words.length} word(s)`}`);
+    if (facts.durationS) io.progress(Math.min(0.99, endS / facts.durationS), `chunk ${chunk.index}`);
+  };
+  for await (const piece of decodePcm(input.mediaPath, io.signal)) {
+    for (const chunk of chunker.push(piece)) await finish(chunk);
+  }
+  if (chunker.skipping) {
+    // The media is shorter than the checkpoint says: it is not the file the checkpoint was made from.
+    store.clear();
+    throw new EngineJobError('MEDIA_CHANGED', 'The media file became shorter than when its transcription began; it starts again.', {});
+  }
+  const last = chunker.flush();
+  if (last) await finish(last);
+
+  const record: TranscriptRecord = {
+    version: TRANSCRIPT_FORMAT_VERSION,
+    engine: input.engineId,
+    model: recognizer.model,
+    language: recognizer.language,
+    durationS: Math.round(seconds(checkpoint.nextSample) * 1000) / 1000,
+    segments: wordsToSegments(wordsOf(checkpoint)),
+  };
+  const valid = transcriptRecord.safeParse(record);
+  if (!valid.success) {
+    throw new EngineJobError('TRANSCRIPT_INVALID', 'The engine produced a transcript that does not fit the transcript record.', { field: valid.error.issues[0]?.path.join('.') ?? '' });
+  }
+  await fs.promises.writeFile(path.join(outputDir, TRANSCRIPT_FILE), `${JSON.stringify(valid.data)}\n`);
+  io.progress(1);
+  return {
+    files: [{ name: 'transcript', path: TRANSCRIPT_FILE }],
+    metadata: {
+      decoder: recognizer.engine, model: recognizer.model, chunks: checkpoint.chunks.length, resumedFromChunk, decodedChunks,
+      durationS: record.durationS, words: valid.data.segments.reduce((n, s) => n + s.words.length, 0), checkpoint: path.basename(store.file),
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// The vosk-xvector diarize engine (docs/speakers.md): Silero VAD, Kaldi x-vectors and
+// agglomerative clustering on the cpu lane, with the bundled models of scripts/install-models.sh.
+// Its commit clears what the user forgot in the item's old clusters and supersedes the item's
+// attribution outputs, which name clusters of the diarization they were made from.
+import type { EngineAdapter } from '../adapter';
+import { nodeProgram } from '../program-command';
+import { engineProgramFile } from '../../speakers/program-file';
+import { XVECTOR_MODEL_FILES } from '../../speakers/xvector/extractor';
+import { ffmpegPreflight, filesPreflight, speakerFailure } from '../speaker-adapters';
+import { sileroVadModel, xvectorModelDir } from '../../speakers/model-paths';
+import { ProfileStore } from '../../speakers/profiles/profile-store';
+import { loadSherpa } from '../../speakers/vad/silero-vad';
+import path from 'node:path';
+
+const PROGRAM = engineProgramFile('vosk-xvector');
+
+export const voskXvectorAdapter: EngineAdapter = {
+  id: 'vosk-xvector',
+  operation: 'diarize',
+  profile: 'production',
+  // Measured: real-time factor 0.10 on one core (docs/benchmarks.md), plus the program's start.
+  cost: () => ({ secondsFixed: 1.5, secondsPerMediaSecond: 0.11 }),
+  fingerprint: (env) => `vosk-model-spk-0.4+silero-vad;threshold=${env.settings['speakers.diarizeThreshold']}`,
+  async preflight(env) {
+    const dir = xvectorModelDir(env.resourcesDir);
+    const models = filesPreflight([...XVECTOR_MODEL_FILES.map((f) => path.join(dir, f)), sileroVadModel(env.resourcesDir)], 'speaker', 'run scripts/install-models.sh');
+    if (!models.ok) return models;
+    try {
+      loadSherpa();
+    } catch (e) {
+      return { ok: false, code: 'ENGINE_NOT_INSTALLED', message: (e as Error).message };
+    }
+    return ffmpegPreflight();
+  },
+  // A long-lived worker: the network and the VAD stay loaded from one item to the next.
+  launch: (job) => ({
+    kind: 'worker',
+    key: xvectorModelDir(job.env.resourcesDir),
+    command: nodeProgram(PROGRAM),
+    input: {
+      media: job.inputs.download ?? job.item?.media_path ?? '',
+      durationS: job.item?.duration_s ?? null,
+      modelDir: xvectorModelDir(job.env.resourcesDir),
+      vadModel: sileroVadModel(job.env.resourcesDir),
+      threshold: job.env.settings['speakers.diarizeThreshold'],
+    },
+  }),
+  commit: () => ({
+    record({ host, now, job }) {
+      if (!job.item) return;
+      new ProfileStore(host.db, host.work).diarizationReplaced(job.item.id);
+      host.work.supersede('attribute-voices', job.item.id, now);
+      host.work.supersede('attribute-words', job.item.id, now);
+    },
+  }),
+  failure: (_job, failure) => speakerFailure(failure),
+};

@@ -1,0 +1,79 @@
+// whisper.cpp on the gpu lane (`whisper.cpp`) and, where enabled, on the cpu lane (`whisper.cpp-cpu`)
+// (docs/transcription.md "whisper.cpp"). Its model comes from the model manager: without it the
+// preflight refuses with MODEL_MISSING and says how to add one; its checksum is in the fingerprint,
+// so installing or replacing the model makes only this engine's transcripts stale.
+import type { Lane } from '../../../src-shared/catalog/operations';
+import type { EngineAdapter, EngineEnvironment } from '../adapter';
+import { installedModel, modelFingerprint } from '../../models/index';
+import { nodeProgram } from '../program-command';
+import {
+  clearCheckpoint, engineProgramPath, mediaOf, transcribeFailure, transcribeJobInput,
+} from '../transcribe-kit/transcribe-adapter';
+import { bindingVersion, buildInstalled, wantedBuild } from './whisper-build';
+
+/** Bumped when the chunk loop or the word merging changes what a transcript holds. */
+const OUTPUT_VERSION = 1;
+
+export function modelMissingMessage(model: string): string {
+  return `No whisper model "${model}" is installed. Add one with: backlot models add <URL or file of ${model}.bin> --sha256 <its SHA-256> --id ${model}`
+    + ' (or set transcribe.whisperModel to an installed model: backlot models list).';
+}
+
+function whisperAdapter(id: 'whisper.cpp' | 'whisper.cpp-cpu', lane: 'gpu' | 'cpu'): EngineAdapter {
+  const fingerprint = (env: EngineEnvironment): string => [
+    `whisper.node-${bindingVersion()}`, `model=${modelFingerprint(env.modelsDir, env.settings['transcribe.whisperModel'])}`,
+    `lang=${env.settings['transcribe.language']}`, `chunk=${env.settings['transcribe.chunkS']}`, `out=${OUTPUT_VERSION}`,
+  ].join(';');
+  return {
+    id,
+    operation: 'transcribe',
+    profile: 'production',
+    lane: (): Lane => (lane === 'gpu' ? { queueKey: 'gpu', contendsFor: ['gpu'] } : { queueKey: 'cpu', contendsFor: ['cpu'] }),
+    // Rough until measured with a model (docs/benchmarks.md): base.en on a GPU, and on two CPU cores.
+    cost: () => (lane === 'gpu' ? { secondsFixed: 3, secondsPerMediaSecond: 0.05 } : { secondsFixed: 3, secondsPerMediaSecond: 1 }),
+    fingerprint,
+    async preflight(env) {
+      // GPU detection first: without a usable GPU the gpu build cannot run whatever model is there.
+      if (lane === 'gpu' && env.gpu.slots === 0) return { ok: false, code: 'NO_USABLE_GPU', message: env.gpu.reason ?? 'No usable GPU was found.' };
+      const model = env.settings['transcribe.whisperModel'];
+      if (!installedModel(env.modelsDir, model)) return { ok: false, code: 'MODEL_MISSING', message: modelMissingMessage(model) };
+      const build = wantedBuild(lane, env.gpu);
+      if (!buildInstalled(build) && !buildInstalled('default')) {
+        return { ok: false, code: 'WHISPER_BUILD_MISSING', message: 'The whisper.cpp build for this platform (@fugood/whisper.node) is not installed; run npm ci.' };
+      }
+      return { ok: true };
+    },
+    launch(job) {
+      const model = installedModel(job.env.modelsDir, job.env.settings['transcribe.whisperModel']);
+      if (!mediaOf(job) || !model) {
+        const code = model ? 'MEDIA_MISSING' : 'MODEL_MISSING';
+        return { kind: 'in-process', run: () => Promise.resolve({ ok: false, code, params: model ? {} : { model: job.env.settings['transcribe.whisperModel'] }, diagnostic: '', logs: [] }) };
+      }
+      const build = wantedBuild(lane, job.env.gpu);
+      const whisper = {
+        modelPath: model.path, modelId: model.id, build, useGpu: lane === 'gpu',
+        threads: job.env.settings['transcribe.cpuThreads'], language: job.env.settings['transcribe.language'],
+      };
+      return {
+        kind: 'worker',
+        key: `${model.id}:${build}`,
+        command: nodeProgram(engineProgramPath(import.meta.url, 'whisper-cpp')),
+        input: transcribeJobInput(job, id, `${id}@${fingerprint(job.env)}`, { whisper }),
+      };
+    },
+    commit(job) {
+      const fp = `${id}@${fingerprint(job.env)}`;
+      return { record: () => clearCheckpoint(job, fp) };
+    },
+    failure(_job, failure) {
+      if (failure.code === 'MODEL_MISSING') {
+        const model = String(failure.params.model ?? '');
+        return { disposition: 'requeue', preflight: { ok: false, code: 'MODEL_MISSING', message: modelMissingMessage(model) } };
+      }
+      return transcribeFailure(failure);
+    },
+  };
+}
+
+export const whisperGpuAdapter = whisperAdapter('whisper.cpp', 'gpu');
+export const whisperCpuAdapter = whisperAdapter('whisper.cpp-cpu', 'cpu');

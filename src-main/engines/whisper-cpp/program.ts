@@ -1,0 +1,39 @@
+// The whisper.cpp engine program: a long-lived worker (EngineLaunch 'worker') speaking the line
+// protocol through the program kit; the loaded model stays loaded across jobs and is replaced only
+// when a job names another model, build or device.
+import { z } from 'zod';
+import { serveJobs, EngineJobError } from '../program-kit';
+import { parseTranscribeInput, transcribeMedia } from '../transcribe-kit/transcribe-media';
+import { WhisperRecognizer, type WhisperSettings } from './whisper-recognizer';
+
+const whisperSchema = z.object({
+  modelPath: z.string().min(1),
+  modelId: z.string().min(1),
+  build: z.enum(['default', 'cuda', 'vulkan']),
+  useGpu: z.boolean(),
+  threads: z.number().int().positive(),
+  language: z.string().min(1),
+  answerTimeoutS: z.number().positive().optional(),
+});
+
+let loaded: { key: string; recognizer: WhisperRecognizer } | null = null;
+
+async function recognizerFor(settings: WhisperSettings): Promise<{ recognizer: WhisperRecognizer; fresh: boolean }> {
+  const key = JSON.stringify(settings);
+  if (loaded?.key === key) return { recognizer: loaded.recognizer, fresh: false };
+  await loaded?.recognizer.close();
+  loaded = null;
+  const recognizer = await WhisperRecognizer.load(settings);
+  loaded = { key, recognizer };
+  return { recognizer, fresh: true };
+}
+
+serveJobs(async (job, io) => {
+  const input = parseTranscribeInput(job.input);
+  const settings = whisperSchema.safeParse(job.input.whisper);
+  if (!settings.success) throw new EngineJobError('ENGINE_BAD_JOB', 'The job names no whisper model.', { field: `whisper.${settings.error.issues[0]?.path.join('.') ?? ''}` });
+  const { recognizer, fresh } = await recognizerFor(settings.data);
+  if (recognizer.fallbackReason) io.log('warn', `whisper.cpp: the ${settings.data.build} build cannot load here (${recognizer.fallbackReason}); running the CPU build`);
+  io.log('info', `decoder: ${recognizer.engine}, model ${recognizer.model}${fresh ? ' (loaded)' : ' (kept loaded from an earlier job)'}`);
+  return transcribeMedia(input, recognizer, job.outputDir, io);
+});

@@ -1,0 +1,33 @@
+// The platform sync engine (issue 10): a channel or playlist listed by yt-dlp; the first listing is
+// full, later ones stop at the first known id.
+import { engineProgram } from '../program-file';
+import type { EngineAdapter } from '../adapter';
+import { nodeProgram } from '../program-command';
+import { acquisitionFor } from '../../gates/acquisition';
+import { listingCommit, syncFailure } from '../acquisition-kit';
+import { locateYtDlp, ytDlpPreflight } from '../yt-dlp-binary';
+import { BacklotError } from '../../../src-shared/errors';
+
+const PROGRAM = engineProgram(import.meta.url, 'yt-dlp-listing');
+
+export const ytDlpListingAdapter: EngineAdapter = {
+  id: 'yt-dlp-listing',
+  operation: 'sync',
+  profile: 'production',
+  accepts: (channel) => channel.kind === 'platform',
+  cost: () => ({ secondsFixed: 20, secondsPerMediaSecond: 0 }),
+  fingerprint: () => 'yt-dlp-listing-1',
+  preflight: (env) => ytDlpPreflight(env),
+  launch: (job) => {
+    const bin = locateYtDlp(job.env);
+    if (!bin) throw new BacklotError('YTDLP_NOT_FOUND', 'yt-dlp was not found.');
+    return {
+      kind: 'process',
+      command: nodeProgram(PROGRAM),
+      input: { binary: bin.path, url: job.channel.source, known: acquisitionFor(job.env.dataDir).knownExternalIds(job.channel.id), cookiesFile: job.env.settings['download.cookiesFile'] },
+      timeoutMs: 30 * 60_000,
+    };
+  },
+  commit: listingCommit,
+  failure: syncFailure,
+};

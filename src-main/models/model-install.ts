@@ -1,0 +1,206 @@
+// Installing a model from a URL or a local file (docs/transcription.md "Model manager"): the bytes
+// land in `models/.partial/` first, a dropped download resumes with an HTTP Range request (in the same
+// call and in the next one), and only a file whose SHA-256 matches is moved into place.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BacklotError } from '../../src-shared/errors';
+import {
+  PARTIAL_DIR_NAME, checkModelId, checkSha256, installVerifiedFile, modelIdFromFileName, writeDurably, type InstalledModel,
+} from './model-store';
+
+export interface DownloadProgress {
+  receivedBytes: number;
+  /** Null when the server does not say how long the file is. */
+  totalBytes: number | null;
+  /** Bytes per second over this call so far (resumed bytes excluded). */
+  bytesPerSecond: number;
+}
+
+export interface AddModelOptions {
+  modelsDir: string;
+  /** An http(s) URL, a file: URL or a local path. */
+  source: string;
+  sha256: string;
+  /** Default: from the source's file name (`ggml-base.en.bin` → `ggml-base.en`). */
+  id?: string;
+  onProgress?: (p: DownloadProgress) => void;
+  /** Resumptions within this call after a dropped connection. Default 3. */
+  retries?: number;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+interface PartialMeta { url: string; sha256: string }
+
+function isUrl(source: string): boolean {
+  return /^https?:\/\//i.test(source);
+}
+
+function fileNameOf(source: string): string {
+  if (isUrl(source)) {
+    const name = decodeURIComponent(new URL(source).pathname.split('/').filter(Boolean).at(-1) ?? '');
+    return name || 'model.bin';
+  }
+  return path.basename(source.startsWith('file:') ? new URL(source).pathname : source);
+}
+
+/** Installs (or replaces) a model. Throws a BacklotError with a code for every refusal. */
+export async function addModel(options: AddModelOptions): Promise<InstalledModel> {
+  const sha256 = checkSha256(options.sha256);
+  const fileName = fileNameOf(options.source).replace(/[^A-Za-z0-9._-]/g, '_');
+  const id = options.id !== undefined ? checkModelId(options.id) : modelIdFromFileName(fileName);
+  const partialDir = path.join(options.modelsDir, PARTIAL_DIR_NAME);
+  fs.mkdirSync(partialDir, { recursive: true });
+  const partial = path.join(partialDir, `${id}.part`);
+  const metaFile = path.join(partialDir, `${id}.json`);
+
+  if (isUrl(options.source)) {
+    await download(options.source, sha256, partial, metaFile, options);
+  } else {
+    await copyLocal(options.source, partial, options);
+  }
+  const actual = await sha256Of(partial);
+  if (actual !== sha256) {
+    fs.rmSync(partial, { force: true });
+    fs.rmSync(metaFile, { force: true });
+    throw new BacklotError('MODEL_CHECKSUM_MISMATCH', `The model file's SHA-256 is ${actual}, not the ${sha256} given; nothing was installed.`, { id, expected: sha256, actual });
+  }
+  const bytes = fs.statSync(partial).size;
+  const model = installVerifiedFile(options.modelsDir, { id, file: fileName, sha256, bytes, source: options.source }, partial, options.now?.());
+  fs.rmSync(metaFile, { force: true });
+  return model;
+}
+
+async function copyLocal(source: string, partial: string, options: AddModelOptions): Promise<void> {
+  const file = source.startsWith('file:') ? new URL(source).pathname : path.resolve(source);
+  let size: number;
+  try {
+    const s = fs.statSync(file);
+    if (!s.isFile()) throw new Error('not a file');
+    size = s.size;
+  } catch {
+    throw new BacklotError('MODEL_SOURCE_MISSING', `There is no model file at ${file}.`, { source: file });
+  }
+  const started = Date.now();
+  let received = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      received += chunk.length;
+      options.onProgress?.({ receivedBytes: received, totalBytes: size, bytesPerSecond: rate(received, started) });
+      done(null, chunk);
+    },
+  });
+  await pipeline(fs.createReadStream(file), counter, fs.createWriteStream(partial), { signal: options.signal });
+  await fsyncFile(partial);
+}
+
+async function download(url: string, sha256: string, partial: string, metaFile: string, options: AddModelOptions): Promise<void> {
+  // A partial file from another URL or checksum is not this download: start again.
+  const meta = readMeta(metaFile);
+  if (!meta || meta.url !== url || meta.sha256 !== sha256) {
+    fs.rmSync(partial, { force: true });
+    writeDurably(metaFile, JSON.stringify({ url, sha256 } satisfies PartialMeta));
+  }
+  const retries = options.retries ?? 3;
+  const started = Date.now();
+  let fresh = 0;
+  let lastError: unknown = null;
+  for (let attempt = 0; attempt <= retries; attempt++) {
+    if (options.signal?.aborted) throw cancelled();
+    const have = sizeOf(partial);
+    let response: Response;
+    try {
+      response = await fetch(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal: options.signal, redirect: 'follow' });
+    } catch (e) {
+      if (options.signal?.aborted) throw cancelled();
+      lastError = e;
+      continue;
+    }
+    let append = false;
+    let total: number | null = null;
+    if (response.status === 206) {
+      const range = /bytes (\d+)-\d+\/(\d+|\*)/.exec(response.headers.get('content-range') ?? '');
+      if (!range || Number(range[1]) !== have) {
+        // A range we did not ask for: the partial bytes cannot be trusted to line up.
+        await response.body?.cancel();
+        fs.rmSync(partial, { force: true });
+        lastError = new Error('unexpected Content-Range');
+        continue;
+      }
+      append = true;
+      total = range[2] === '*' ? null : Number(range[2]);
+    } else if (response.status === 416 && have > 0) {
+      // Nothing left to send: the partial file is whole (the checksum decides).
+      await response.body?.cancel();
+      return;
+    } else if (response.status === 200) {
+      const length = Number(response.headers.get('content-length'));
+      total = Number.isFinite(length) && length > 0 ? length : null;
+    } else {
+      await response.body?.cancel();
+      throw new BacklotError('MODEL_DOWNLOAD_FAILED', `The server answered ${response.status} for ${url}.`, { url, status: response.status });
+    }
+    if (!response.body) throw new BacklotError('MODEL_DOWNLOAD_FAILED', `The server sent no body for ${url}.`, { url, status: response.status });
+    let received = append ? have : 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        received += chunk.length;
+        fresh += chunk.length;
+        options.onProgress?.({ receivedBytes: received, totalBytes: total, bytesPerSecond: rate(fresh, started) });
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), counter,
+        fs.createWriteStream(partial, { flags: append ? 'a' : 'w' }), { signal: options.signal });
+      await fsyncFile(partial);
+      if (total !== null && sizeOf(partial) < total) {
+        lastError = new Error(`connection closed at ${sizeOf(partial)} of ${total} bytes`);
+        continue;
+      }
+      return;
+    } catch (e) {
+      if (options.signal?.aborted) throw cancelled();
+      lastError = e;
+    }
+  }
+  throw new BacklotError('MODEL_DOWNLOAD_INTERRUPTED',
+    `The download of ${url} broke off at ${sizeOf(partial)} bytes; run the same command again to resume it.`,
+    { url, receivedBytes: sizeOf(partial), reason: String((lastError as Error)?.message ?? lastError) });
+}
+
+function cancelled(): BacklotError {
+  return new BacklotError('MODEL_DOWNLOAD_CANCELLED', 'The download was cancelled; run the same command again to resume it.');
+}
+
+function readMeta(file: string): PartialMeta | null {
+  try {
+    const m = JSON.parse(fs.readFileSync(file, 'utf8')) as PartialMeta;
+    return typeof m.url === 'string' && typeof m.sha256 === 'string' ? m : null;
+  } catch {
+    return null;
+  }
+}
+
+function sizeOf(file: string): number {
+  try { return fs.statSync(file).size; } catch { return 0; }
+}
+
+function rate(bytes: number, startedMs: number): number {
+  const s = (Date.now() - startedMs) / 1000;
+  return s > 0 ? bytes / s : 0;
+}
+
+export async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+async function fsyncFile(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r+');
+  try { await handle.sync(); } finally { await handle.close(); }
+}

@@ -1,0 +1,14 @@
+// The shape of a speaker job handler: what the program kit (src-main/engines/program-kit.ts) hands
+// it and wants back, declared here so the jobs sit below the engines layer and run under any loop.
+import type { LogLevel } from '../../../src-shared/protocol/engine-lines';
+
+export interface JobIo {
+  signal: AbortSignal;
+  progress(ratio: number, message?: string): void;
+  log(level: LogLevel, text: string): void;
+}
+
+export interface JobAnswer {
+  files: { name: string; path: string }[];
+  metadata?: Record<string, unknown>;
+}

@@ -1,0 +1,42 @@
+// The Word export: a title, a line on where the transcript came from, then one paragraph per
+// segment with its time and speaker, written by the `docx` library (docs/decisions.md) so the file
+// is a real Office Open XML package every word processor opens.
+import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
+import type { SpeakerNames, TranscriptRecord } from '../../src-shared/transcript/record';
+import { speakerLabels } from '../../src-shared/transcript/speakers';
+import { clockTimecode } from '../../src-shared/transcript/render/timecode';
+
+export interface DocxMeta {
+  title: string;
+}
+
+/** Characters XML 1.0 cannot carry at all; a transcript is text, so they are dropped. */
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+const clean = (text: string) => text.replace(NOT_XML, '');
+
+export async function renderDocx(record: TranscriptRecord, names: SpeakerNames, meta: DocxMeta): Promise<Buffer> {
+  const labels = speakerLabels(record, names);
+  const minutes = Math.round(record.durationS / 60);
+  const about = `${record.engine} (${record.model}), language ${record.language}, ${minutes} min`;
+  const paragraphs = record.segments.filter((s) => s.text.trim() !== '').map((s) => new Paragraph({
+    spacing: { after: 120 },
+    children: [
+      new TextRun({ text: `[${clockTimecode(s.start)}] `, color: '666666' }),
+      ...(s.speaker === null ? [] : [new TextRun({ text: `${clean(labels.get(s.speaker)!)}: `, bold: true })]),
+      new TextRun({ text: clean(s.text.trim()) }),
+    ],
+  }));
+  const doc = new Document({
+    creator: 'Backlot',
+    title: clean(meta.title),
+    sections: [{
+      children: [
+        new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun({ text: clean(meta.title) })] }),
+        new Paragraph({ spacing: { after: 240 }, children: [new TextRun({ text: clean(about), italics: true, color: '666666' })] }),
+        ...paragraphs,
+      ],
+    }],
+  });
+  return Packer.toBuffer(doc);
+}

@@ -1,0 +1,131 @@
+// Library-wide transcript search (docs/transcripts.md "Search"): the typed query becomes an FTS5
+// expression on segment text, the channel and speaker filters become terms of the index's scope
+// column (so FTS5 ranks only what passes them), and the best-ranked segments (bm25) come back with
+// their item, channel, title, times and the speaker's current label.
+import type { Db } from '../db/connection';
+import { BacklotError } from '../../src-shared/errors';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, parseSearchQuery } from '../../src-shared/search/query';
+import { anonymousSpeakerLabel } from '../../src-shared/transcript/speakers';
+import { scopeToken } from './search-index';
+
+export interface SearchOptions {
+  /** Only segments whose speaker shows under this label (case and accents as typed are folded). */
+  speaker?: string;
+  channel?: string;
+  limit?: number;
+  /** How many of the newest matches are ranked (tests use a small one); default RANK_WINDOW. */
+  rankWindow?: number;
+}
+
+/** One hit, exactly as the CLI's `--json` and the API give it. */
+export interface SearchHit {
+  item: string;
+  channel: string;
+  title: string;
+  start: number;
+  end: number;
+  speaker: string | null;
+  text: string;
+}
+
+/**
+ * The most matches one search ranks: its newest (most recently indexed) ones. Ranking costs about a
+ * microsecond a match in a large library, so a word spoken in 60,000 segments would take 60 ms to
+ * rank in full; a search matching fewer than the window is ranked exactly, one matching more is
+ * ranked among its newest 5,000 (docs/transcripts.md "Ranking").
+ */
+export const RANK_WINDOW = 5_000;
+
+// The innermost query walks the matches newest first inside FTS5 and scores at most the window; the
+// next keeps the best `limit` before any join, so a broad query pays the joins for its hits only.
+// bm25's weights: text 1, scope 0 (filters never rank). Equal scores: the newer segment first.
+const SEARCH_SQL = `
+SELECT s.item_id AS item, i.channel_id AS channel, coalesce(it.title, s.item_id) AS title,
+       s.start_s AS start, s.end_s AS "end", s.speaker_id AS speakerId, sp.name AS speakerName, sp.ordinal AS speakerOrdinal,
+       s.text AS text
+FROM (SELECT id, score FROM (
+        SELECT rowid AS id, bm25(search_fts, 1.0, 0.0) AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
+      ORDER BY score, id DESC LIMIT ?) m
+JOIN search_segments s ON s.id = m.id
+JOIN search_items i ON i.item_id = s.item_id
+LEFT JOIN items it ON it.id = s.item_id
+LEFT JOIN search_speakers sp ON sp.profile_id = s.speaker_id
+ORDER BY m.score, m.id DESC`;
+
+interface HitRow {
+  item: string; channel: string; title: string; start: number; end: number;
+  speakerId: string | null; speakerName: string | null; speakerOrdinal: number | null; text: string;
+}
+
+const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase().trim().replace(/\s+/g, ' ');
+
+export function speakerLabel(name: string | null, ordinal: number | null): string {
+  return name ?? anonymousSpeakerLabel(ordinal ?? 0);
+}
+
+const PREPARED = new WeakMap<Db, ReturnType<typeof prepare>>();
+function prepare(db: Db) {
+  return {
+    search: db.prepare(SEARCH_SQL),
+    speakers: db.prepare('SELECT profile_id AS id, name, ordinal FROM search_speakers'),
+    channel: db.prepare('SELECT 1 FROM channels WHERE id = ?').pluck(),
+  };
+}
+function statements(db: Db): ReturnType<typeof prepare> {
+  let s = PREPARED.get(db);
+  if (!s) {
+    s = prepare(db);
+    PREPARED.set(db, s);
+  }
+  return s;
+}
+
+/** Profile ids whose label reads as `name`; none is a refusal, so a typo is not an empty answer. */
+function speakerIdsNamed(db: Db, name: string): string[] {
+  const wanted = fold(name);
+  const rows = statements(db).speakers.all() as { id: string; name: string | null; ordinal: number }[];
+  const ids = rows.filter((r) => fold(speakerLabel(r.name, r.ordinal)) === wanted).map((r) => r.id);
+  if (ids.length === 0) throw new BacklotError('SPEAKER_NOT_FOUND', `No speaker in the transcripts is called "${name}".`, { speaker: name });
+  return ids;
+}
+
+/** The FTS5 expression a search runs: the typed query on `text`, each filter on `scope`. */
+export function searchExpression(db: Db, query: string, options: Pick<SearchOptions, 'speaker' | 'channel'> = {}): string {
+  const parsed = parseSearchQuery(query);
+  if (!parsed.ok) throw new BacklotError(parsed.code, parsed.message, { query });
+  const q = statements(db);
+  const filters: string[] = [];
+  if (options.channel !== undefined) {
+    if (q.channel.get(options.channel) === undefined) throw new BacklotError('CHANNEL_NOT_FOUND', `There is no channel "${options.channel}" in the library.`, { channel: options.channel });
+    filters.push(`scope : "${scopeToken('c', options.channel)}"`);
+  }
+  if (options.speaker !== undefined) {
+    const tokens = speakerIdsNamed(db, options.speaker).map((id) => `"${scopeToken('s', id)}"`);
+    filters.push(`scope : (${tokens.join(' OR ')})`);
+  }
+  return [`text : (${parsed.query.fts})`, ...filters].join(' AND ');
+}
+
+export function searchTranscripts(db: Db, query: string, options: SearchOptions = {}): SearchHit[] {
+  const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+    throw new BacklotError('SEARCH_LIMIT_INVALID', `The number of hits must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, not ${String(options.limit)}.`);
+  }
+  const expression = searchExpression(db, query, options);
+  const q = statements(db);
+  let rows: HitRow[];
+  try {
+    rows = q.search.all(expression, options.rankWindow ?? RANK_WINDOW, limit) as HitRow[];
+  } catch (e) {
+    // The parser writes only valid FTS5; should the engine still refuse, the user gets a sentence.
+    if ((e as { code?: string }).code === 'SQLITE_ERROR' && /fts5/i.test((e as Error).message)) {
+      throw new BacklotError('SEARCH_QUERY_INVALID', `The search "${query}" could not be run: ${(e as Error).message.replace(/^fts5:\s*/i, '')}.`, { query });
+    }
+    throw e;
+  }
+  return rows.map((r) => ({
+    item: r.item, channel: r.channel, title: r.title, start: r.start, end: r.end,
+    speaker: r.speakerId === null ? null : speakerLabel(r.speakerName, r.speakerOrdinal),
+    text: r.text,
+  }));
+}

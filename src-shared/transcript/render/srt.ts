@@ -1,0 +1,18 @@
+// SubRip (.srt): numbered cues, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, a blank line between cues. SRT has
+// no voice tags, so a known speaker's name leads the cue's first line ("Name: ...") and counts
+// toward its length.
+import type { SpeakerNames, TranscriptRecord } from '../record';
+import { speakerLabels } from '../speakers';
+import { buildCues, type SubtitleLimits } from './cues';
+import { srtTimecode } from './timecode';
+
+export function renderSrt(record: TranscriptRecord, names: SpeakerNames, limits: SubtitleLimits): string {
+  const labels = speakerLabels(record, names);
+  const prefix = (speaker: string | null) => (speaker === null ? '' : `${labels.get(speaker)}: `);
+  const cues = buildCues(record, limits, { firstLineReserve: (s) => prefix(s).length });
+  return cues.map((cue, i) => {
+    const lines = [...cue.lines];
+    lines[0] = prefix(cue.speaker) + lines[0];
+    return `${i + 1}\n${srtTimecode(cue.start)} --> ${srtTimecode(cue.end)}\n${lines.join('\n')}\n`;
+  }).join('\n');
+}

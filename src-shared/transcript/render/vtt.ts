@@ -1,0 +1,23 @@
+// WebVTT (.vtt): the `WEBVTT` header and cues `HH:MM:SS.mmm --> HH:MM:SS.mmm`. Once speakers are
+// known each cue opens with a voice tag `<v Name>`, which players show or style as they choose;
+// cue text is escaped (&, <, >) as the format requires.
+import type { SpeakerNames, TranscriptRecord } from '../record';
+import { speakerLabels } from '../speakers';
+import { buildCues, type SubtitleLimits } from './cues';
+import { vttTimecode } from './timecode';
+
+const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A voice annotation ends at `>` and cannot span lines. */
+const escapeVoice = (name: string) => escapeText(name.replace(/[\r\n]+/g, ' '));
+
+export function renderVtt(record: TranscriptRecord, names: SpeakerNames, limits: SubtitleLimits): string {
+  const labels = speakerLabels(record, names);
+  const cues = buildCues(record, limits);
+  const body = cues.map((cue) => {
+    const text = cue.lines.map(escapeText).join('\n');
+    const voiced = cue.speaker === null ? text : `<v ${escapeVoice(labels.get(cue.speaker)!)}>${text}</v>`;
+    return `${vttTimecode(cue.start)} --> ${vttTimecode(cue.end)}\n${voiced}\n`;
+  });
+  return ['WEBVTT\n', ...body].join('\n');
+}

@@ -1,0 +1,60 @@
+// The speaker engines through the real host and the command line (docs/speakers.md "Engines"): a
+// folder library with a two-person dialog and a separate recording of one of them, `backlot run
+// --until-idle --json` with the production engines; diarize and attribute-voices end done, the
+// reader is one profile across both files, attribute-words waits on transcription, which has no
+// engine here yet, and `backlot speakers list --json` shows the two people.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { Host } from '../../src-main/host/host';
+import { makeDialog, recordingWav } from '../../src-main/bench/speaker-dialogs';
+import { ProfileStore } from '../../src-main/speakers/profiles/profile-store';
+import { turnsRecord } from '../../src-shared/speakers/turns';
+import { ROOT, tempDir } from './fixtures';
+
+const dir = tempDir('host-dispatch');
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function backlot(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'backlot.mjs'), ...args, '--data', path.join(dir, 'data')], { encoding: 'utf8', cwd: ROOT });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+it('backlot run diarizes and attributes the voices of a folder library with the production engines', () => {
+  const media = path.join(dir, 'media');
+  const work = path.join(dir, 'work');
+  fs.mkdirSync(media);
+  const dialog = makeDialog('dialog', [{ voice: 'reader', index: 0 }, { voice: 'cards', index: 4 }, { voice: 'reader', index: 2 }, { voice: 'cards', index: 1 }], work);
+  fs.copyFileSync(dialog.file, path.join(media, 'dialog.wav'));
+  fs.copyFileSync(recordingWav('reader', 3, work), path.join(media, 'reader-solo.wav'));
+  expect(backlot('library', 'add', media).code).toBe(0);
+
+  const run = backlot('run', '--until-idle', '--json', '--timeout', '600');
+  expect(run.code, run.stderr).toBe(0);
+  const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const units = lines.filter((l) => l.unit).map((l) => l.unit as { operation: string; title: string; outcome: string });
+  expect(units.map((u) => `${u.operation} ${u.title} ${u.outcome}`).sort()).toEqual([
+    'attribute-voices dialog done', 'attribute-voices reader-solo done', 'diarize dialog done', 'diarize reader-solo done',
+  ]);
+  expect(lines[lines.length - 1]).toMatchObject({ units: 4, failed: 0 });
+
+  const items = JSON.parse(backlot('items', '--json').stdout).items as { id: string; title: string; states: Record<string, string> }[];
+  for (const i of items) expect(i.states).toMatchObject({ diarize: 'done', 'attribute-voices': 'done', 'attribute-words': 'blocked' });
+
+  const host = new Host({ databaseFile: path.join(dir, 'data', 'backlot.sqlite') });
+  try {
+    const d = items.find((i) => i.title === 'dialog')!;
+    const solo = items.find((i) => i.title === 'reader-solo')!;
+    const turns = turnsRecord.parse(JSON.parse(fs.readFileSync(host.work.row('diarize', d.id)!.output_path!, 'utf8')));
+    expect(turns).toMatchObject({ engine: 'vosk-xvector', model: 'vosk-model-spk-0.4' });
+    expect(turns.clusters).toHaveLength(2);
+    const profiles = new ProfileStore(host.db);
+    // The reader speaks first in the dialog (cluster 0) and alone in the other file.
+    expect(profiles.clustersOf(solo.id).get(0)).toBe(profiles.clustersOf(d.id).get(0));
+  } finally {
+    host.close();
+  }
+  const speakers = JSON.parse(backlot('speakers', 'list', '--json').stdout).speakers as { items: number }[];
+  expect(speakers.map((s) => s.items)).toEqual([2, 1]);
+});
