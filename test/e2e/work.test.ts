@@ -19,28 +19,27 @@ const pausedLanes = async (serve: Serve) => (await api<Lanes>(serve, 'lanes.list
 const laneCard = (page: Page, lane: string) => page.locator(`section.lane[data-lane="${lane}"]`);
 const laneState = (page: Page, lane: string, state: string) => laneCard(page, lane).getByTestId('lane-state').filter({ hasText: new RegExp(`^${state}$`) }).waitFor();
 
-describe('lanes on the production engines, none installed here', () => {
+describe('lanes on the production engines', () => {
   let serve: Serve;
   beforeAll(async () => {
-    const data = tempDir('backlot-e2e-prod-');
-    serve = await startServe(data);
+    serve = await startServe(tempDir('backlot-e2e-prod-'));
   });
   afterAll(async () => { await serve?.stop(); fs.rmSync(serve.dataDir, { recursive: true, force: true }); });
 
   it('says a lane cannot start when its engines failed their check, never that it works', async () => {
     const { context, page, errors } = await newPage(browser);
     await page.goto(serve.at('#/lanes'));
-    await laneState(page, 'cpu', 'Cannot start');
-    const cpu = laneCard(page, 'cpu');
-    expect(await cpu.locator('.lane-hold').getAttribute('data-code')).toBe('PREFLIGHT_FAILED');
-    expect(await cpu.locator('.lane-hold').textContent()).toContain('failed its check (ENGINE_NOT_INSTALLED)');
-    // No GPU here: the GPU lane has no slots and its engines say why they cannot run.
+    // No GPU here: the GPU lane's engines say why they cannot run, and so does the lane.
     await laneState(page, 'gpu', 'Cannot start');
-    expect(await laneCard(page, 'gpu').locator('.lane-engines li').allTextContents()).toContain('whisper.cpp (Transcribe): No usable GPU was found.');
-    // A lane no engine is bound to says that, rather than idle.
-    await laneState(page, 'remote', 'No engine');
+    const gpu = laneCard(page, 'gpu');
+    expect(await gpu.locator('.lane-engines li').allTextContents()).toContain('whisper.cpp (Transcribe): No usable GPU was found.');
+    // The remote digest engine is off until it is configured: the lane cannot start, in words.
+    await laneState(page, 'remote', 'Cannot start');
+    expect(await laneCard(page, 'remote').locator('.lane-hold').getAttribute('data-code')).toBe('PREFLIGHT_FAILED');
+    expect(await laneCard(page, 'remote').locator('.lane-hold').textContent()).toContain('failed its check (ENGINE_DISABLED)');
+    // The CPU lane's engines are ready (pocketsphinx, the speaker and digest engines): idle, not held.
+    await laneState(page, 'cpu', 'Idle');
     expect(await seriousViolations(page)).toEqual([]);
-    expect(await laneCard(page, 'gpu').locator('.lane-hold').textContent()).toBe('The GPU lane has no slots, so nothing runs on it.');
     expect(errors).toEqual([]);
     await context.close();
   });
