@@ -22,6 +22,8 @@ import { BacklotError } from '../../src-shared/errors';
 import { searchTranscripts } from '../transcripts/search';
 import { exportItemTranscript, transcriptViewOf } from './transcript-view';
 import { createWindowHandlers, type WindowHandlerOptions } from './window-handlers';
+import { createSpeakerHandlers } from './speakers-handlers';
+import { MediaTickets } from './media-tickets';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher, options: WindowHandlerOptions = {}): ApiHandlers {
   // A host opened without a dispatcher (tests, a reader) still answers explain and lanes from the
@@ -41,10 +43,13 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
     host.emit('snapshot-changed');
   };
 
+  // One media door for the item page and the speakers' samples: the same tickets, the same URLs.
+  const media = options.media ?? { tickets: new MediaTickets(host), url: (t: string) => `/media/${t}` };
   const channelSummary = (id: string) => summary(host.library.channel(id)!, host.library.itemCounts());
 
   return {
-    ...createWindowHandlers(host, d, channelSummary, libraryChanged, options),
+    ...createWindowHandlers(host, d, channelSummary, libraryChanged, { ...options, media }),
+    ...createSpeakerHandlers(host, media),
 
     'library.list': () => {
       const counts = host.library.itemCounts();

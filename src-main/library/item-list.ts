@@ -24,6 +24,8 @@ export interface ItemQuery {
   channels?: readonly string[];
   state?: { operation: ItemOperationId; state: WorkState };
   sort?: ItemSort;
+  /** Only the items this speaker profile was recognised in (docs/speakers.md). */
+  speaker?: string;
 }
 
 export interface ListedItem {
@@ -83,7 +85,8 @@ export function listItems(db: Db, query: ItemQuery): ItemPage {
   if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_ITEM_PAGE) throw new BacklotError('INVALID_REQUEST', `The page size must be from 1 to ${MAX_ITEM_PAGE}, got ${query.limit}.`);
   return db.transaction(() => {
     const channels = channelScope(db, query.channels);
-    const page = query.state ? statePage(db, query, sort, channels) : plainPage(db, query, sort, channels);
+    const page = query.speaker !== undefined ? speakerPage(db, query, sort, channels)
+      : query.state ? statePage(db, query, sort, channels) : plainPage(db, query, sort, channels);
     return { total: page.total, offset: query.offset, sort, items: withStates(db, page.rows, channels.titles) };
   })();
 }
@@ -150,6 +153,24 @@ function statePage(db: Db, q: ItemQuery, sort: ItemSort, scope: Scope): { total:
        WHERE w.operation = ? AND w.state = ?${chW} ORDER BY ${ORDER[sort].replace(/\b(published_at|title|duration_s|id)\b/g, 'i.$1')} LIMIT ? OFFSET ?`)
       .all(operation, state, ...ch.params, q.limit, q.offset) as ItemRow[];
   }
+  return { total, rows };
+}
+
+/**
+ * A speaker's items: at most the items one person spoke in, a set small enough to filter and sort
+ * whole (the assignments index finds it; merged profiles' assignments moved to the one kept).
+ */
+function speakerPage(db: Db, q: ItemQuery, sort: ItemSort, scope: Scope): { total: number; rows: ItemRow[] } {
+  const profile = statement(db, 'SELECT id, merged_into FROM speaker_profiles WHERE id = ?').get(q.speaker) as { id: string; merged_into: string | null } | undefined;
+  if (!profile) throw new BacklotError('SPEAKER_NOT_FOUND', `There is no speaker "${q.speaker}" in the library.`, { id: q.speaker });
+  const id = profile.merged_into ?? profile.id;
+  const ch = channelClause(scope, 'i.channel_id');
+  const state = q.state ? ' AND EXISTS (SELECT 1 FROM work w WHERE w.item_id = i.id AND w.operation = ? AND w.state = ?)' : '';
+  const where = `i.id IN (SELECT item_id FROM speaker_assignments WHERE profile_id = ? AND item_id IS NOT NULL)${ch.sql ? ` AND ${ch.sql}` : ''}${state}`;
+  const params = [id, ...ch.params, ...(q.state ? [q.state.operation, q.state.state] : [])];
+  const total = statement(db, `SELECT COUNT(*) FROM items i WHERE ${where}`).pluck().get(...params) as number;
+  const rows = statement(db, `SELECT i.id, i.title, i.channel_id, i.published_at, i.duration_s, i.media_state FROM items i WHERE ${where}
+     ORDER BY ${ORDER[sort].replace(/\b(published_at|title|duration_s|id)\b/g, 'i.$1')} LIMIT ? OFFSET ?`).all(...params, q.limit, q.offset) as ItemRow[];
   return { total, rows };
 }
 

@@ -7,6 +7,7 @@ import ItemView from './views/ItemView.vue';
 import LanesView from './views/LanesView.vue';
 import RunsView from './views/RunsView.vue';
 import SearchView from './views/SearchView.vue';
+import SpeakersView from './views/SpeakersView.vue';
 import NotFoundView from './views/NotFoundView.vue';
 
 declare module 'vue-router' {
@@ -25,6 +26,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/rules', name: 'rules', component: () => import('./views/RulesView.vue'), meta: { title: 'views.rules' } },
   { path: '/runs/:run?', name: 'runs', component: RunsView, meta: { title: 'views.runs' } },
   { path: '/search', name: 'search', component: SearchView, meta: { title: 'views.search' } },
+  { path: '/speakers', name: 'speakers', component: SpeakersView, meta: { title: 'views.speakers' } },
   { path: '/settings/:key?', name: 'settings', component: () => import('./views/SettingsView.vue'), meta: { title: 'views.settings' } },
   { path: '/:rest(.*)*', name: 'not-found', component: NotFoundView, meta: { title: 'app.notFound' } },
 ];

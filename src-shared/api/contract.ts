@@ -14,6 +14,7 @@ import { MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from '../search/query';
 import { transcriptRecord } from '../transcript/record';
 import { TRANSCRIPT_FORMATS } from '../transcript/render/formats';
 import { windowApi } from './window-contract';
+import { speakersApi } from './speakers-contract';
 
 const operationId = z.enum(OPERATION_IDS);
 const stateCounts = z.object({
@@ -246,6 +247,8 @@ export const API = {
   },
   // The window's own reads and intents (issue 14): src-shared/api/window-contract.ts.
   ...windowApi({ runDto, laneStatus, reason, channelSummary }),
+  // The speaker profiles (issue 12) as the window's Speakers view needs them.
+  ...speakersApi(),
 } as const;
 
 export type ApiMethod = keyof typeof API;

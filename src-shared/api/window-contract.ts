@@ -114,6 +114,8 @@ export function windowApi(shared: SharedSchemas) {
         channels: z.array(z.string().min(1)).max(100).optional(),
         state: z.object({ operation: itemOperationId, state: workState }).strict().optional(),
         sort: z.enum(ITEM_SORTS).optional(),
+        /** Only the items a speaker profile was recognised in. */
+        speaker: z.string().min(1).max(200).optional(),
       }),
       response: z.object({ total: z.number().int(), offset: z.number().int(), sort: z.enum(ITEM_SORTS), items: z.array(listedItem) }),
     },

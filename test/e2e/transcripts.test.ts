@@ -3,7 +3,8 @@
 // and digested on this machine. On the item page a click on a word seeks the player there, the
 // segment playing is marked, the exports download, a key moment seeks; "/" leads to Search, a word
 // of the transcript is found with its match marked and opens the item at its moment; a speaker
-// renamed (with `backlot speakers rename`) shows by the new name in the transcript and in search.
+// renamed in the Speakers view shows by the new name in the transcript and in search; a sample of
+// a voice plays; a person's items are listed; an enrolled profile is merged in and then forgotten.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -18,6 +19,8 @@ let serve: Serve;
 let folder: string;
 let item: string;
 let view: TranscriptView;
+/** A real reader's voice from Debian's pocketsphinx-testdata, for a second, enrolled profile. */
+const LIBRIVOX_CLIP = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav';
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -165,20 +168,112 @@ describe('search', () => {
   });
 });
 
-describe('a renamed speaker', () => {
-  it('shows by the new name in the transcript and in search', async () => {
+describe('the Speakers view', () => {
+  const speakerRow = (page: Page, id: string) => page.locator(`tr[data-speaker="${id}"]`);
+
+  it('renames a speaker in place, and the new name shows in the transcript and in search', async () => {
     const speakerId = view.transcript.segments.find((s) => s.speaker !== null)!.speaker!;
-    cli(['speakers', 'rename', speakerId, 'Ada Lovelace', '--data', serve.dataDir]);
-    const { context, page, errors } = await newPage(browser, { height: 1100 });
+    const { context, page, errors } = await newPage(browser);
+    await page.goto(serve.at('#/speakers'));
+    const row = speakerRow(page, speakerId);
+    await row.waitFor();
+    const oldName = (await row.locator('.speaker-name').textContent())!;
+    expect(oldName).toBe(view.speakers[speakerId]);
+    expect(await seriousViolations(page)).toEqual([]);
+    // By keyboard: the rename button, a name typed, Enter; focus comes back to the button.
+    await row.getByRole('button', { name: `Rename ${oldName}` }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'speaker-name-field');
+    await page.keyboard.type('Ada Lovelace');
+    await page.keyboard.press('Enter');
+    await row.locator('.speaker-name').filter({ hasText: /^Ada Lovelace$/ }).waitFor();
+    await page.getByTestId('announcer').filter({ hasText: `${oldName} is now Ada Lovelace.` }).waitFor();
+    await page.waitForFunction((id) => document.activeElement === document.querySelector(`tr[data-speaker="${id}"] [data-action="rename"]`), speakerId);
+    // Escape leaves the name as it was.
+    await row.getByRole('button', { name: 'Rename Ada Lovelace' }).click();
+    await page.getByTestId('speaker-name-field').fill('Not this');
+    await page.keyboard.press('Escape');
+    await row.locator('.speaker-name').filter({ hasText: /^Ada Lovelace$/ }).waitFor();
+    await screenshot(page, 'speakers');
+
     await openItem(page);
     await page.locator('.speakers .speaker').filter({ hasText: 'Ada Lovelace' }).waitFor();
     expect(await page.locator(`.segment-speaker[data-speaker="${speakerId}"]`).first().textContent()).toBe('Ada Lovelace');
-
     const word = view.transcript.segments.flatMap((s) => s.words).map((w) => w.w).find((w) => /^[a-z]{5,}$/.test(w))!;
     await page.goto(serve.at(`#/search?q=${word}`));
     await page.locator(`.hit-group[data-item="${item}"] .hit-speaker`).filter({ hasText: 'Ada Lovelace:' }).first().waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'search');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('plays a sample of a voice, and lists the items the person speaks in', async () => {
+    const speakerId = view.transcript.segments.find((s) => s.speaker !== null)!.speaker!;
+    const { context, page, errors } = await newPage(browser);
+    await page.goto(serve.at('#/speakers'));
+    const row = speakerRow(page, speakerId);
+    await row.getByRole('button', { name: 'Play a sample of Ada Lovelace' }).click();
+    // The sample plays from the stretch the host chose, in an item of the library.
+    await page.waitForFunction(() => {
+      const a = document.querySelector('[data-testid="sample-audio"]') as HTMLAudioElement;
+      return !a.paused && a.currentTime > 0 && a.src.includes('/media/') && /#t=[\d.]+,[\d.]+$/.test(a.src);
+    });
+    await page.getByTestId('sample-source').filter({ hasText: /^Sample from / }).waitFor();
+    const stop = row.getByRole('button', { name: 'Stop the sample of Ada Lovelace' });
+    expect(await stop.getAttribute('aria-pressed')).toBe('true');
+    await stop.click();
+    await page.waitForFunction(() => (document.querySelector('[data-testid="sample-audio"]') as HTMLAudioElement).paused);
+    await row.getByRole('button', { name: 'Play a sample of Ada Lovelace' }).waitFor();
+
+    // The items link opens the library filtered to this person.
+    const items = (await api<{ speakers: { id: string; items: number }[] }>(serve, 'speakers.list')).speakers.find((s) => s.id === speakerId)!.items;
+    await row.getByRole('link', { name: 'Items where Ada Lovelace speaks' }).click();
+    await page.waitForURL(new RegExp(`#/library\\?speaker=${speakerId}$`));
+    expect(await page.getByTestId('filter-speaker').inputValue()).toBe(speakerId);
+    await page.getByTestId('item-count').filter({ hasText: new RegExp(`^\\s*${items} of `) }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('merges an enrolled profile into the person, and forgets them', async () => {
+    const speakerId = view.transcript.segments.find((s) => s.speaker !== null)!.speaker!;
+    // A second profile, enrolled from a real reader's voice (pocketsphinx-testdata).
+    cli(['speakers', 'enrol', '--new', 'The reader', LIBRIVOX_CLIP, '--data', serve.dataDir]);
+    const before = (await api<{ speakers: { id: string; name: string; items: number; seconds: number }[] }>(serve, 'speakers.list')).speakers;
+    const reader = before.find((s) => s.name === 'The reader')!;
+    const ada = before.find((s) => s.id === speakerId)!;
+    const { context, page, errors } = await newPage(browser);
+    await page.goto(serve.at('#/speakers'));
+    await speakerRow(page, reader.id).waitFor();
+    await speakerRow(page, speakerId).getByRole('button', { name: 'Merge Ada Lovelace with…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Merge into Ada Lovelace' });
+    await dialog.waitFor();
+    await dialog.getByTestId('merge-other').selectOption(reader.id);
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Merge', exact: true }).click();
+    await speakerRow(page, reader.id).waitFor({ state: 'detached' });
+    await page.getByTestId('announcer').filter({ hasText: 'The reader was merged into Ada Lovelace.' }).waitFor();
+    const merged = (await api<{ speakers: { id: string; items: number; seconds: number }[] }>(serve, 'speakers.list')).speakers.find((s) => s.id === speakerId)!;
+    expect(merged.items).toBe(ada.items);
+    expect(merged.seconds).toBeGreaterThan(ada.seconds);
+
+    // Forget asks first; Cancel has the focus, and Escape keeps the person.
+    await speakerRow(page, speakerId).getByRole('button', { name: 'Forget Ada Lovelace…' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Forget Ada Lovelace?' });
+    await confirm.waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel');
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    await speakerRow(page, speakerId).getByRole('button', { name: 'Forget Ada Lovelace…' }).click();
+    await confirm.getByRole('button', { name: 'Forget', exact: true }).click();
+    await speakerRow(page, speakerId).waitFor({ state: 'detached' });
+    const left = (await api<{ speakers: { id: string }[] }>(serve, 'speakers.list')).speakers;
+    expect(left.map((s) => s.id)).not.toContain(speakerId);
+    // The transcript no longer names the forgotten person.
+    await openItem(page);
+    await page.locator('.segment').first().waitFor();
+    expect(await page.locator('.segment-speaker').allTextContents()).not.toContain('Ada Lovelace');
     expect(errors).toEqual([]);
     await context.close();
   });

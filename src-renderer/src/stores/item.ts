@@ -92,6 +92,8 @@ export const useItem = defineStore('item', () => {
   function follow(): () => void {
     return client.onEvent((event) => {
       if (id.value && (event === 'snapshot-changed' || event === 'runs-changed')) void load();
+      // A speaker renamed, merged or forgotten (here or from the CLI): the transcript's names moved.
+      if (id.value && event === 'speakers-changed') void reloadOutputs();
     });
   }
 

@@ -18,11 +18,13 @@ export interface ItemFilters {
   operation: ItemOperation | null;
   state: WorkState | null;
   sort: ItemSortId;
+  /** A speaker profile's id: only the items that person was recognised in. */
+  speaker: string | null;
 }
 
 export const useItems = defineStore('items', () => {
   const client = useClient();
-  const filters = reactive<ItemFilters>({ channel: null, operation: null, state: null, sort: 'newest' });
+  const filters = reactive<ItemFilters>({ channel: null, operation: null, state: null, sort: 'newest', speaker: null });
   const total = ref<number | null>(null);
   /** Pages by index; a new Map on every change so the list re-renders the rows it shows. */
   const pages = shallowRef(new Map<number, ListedItemDto[]>());
@@ -37,6 +39,7 @@ export const useItems = defineStore('items', () => {
       ...(filters.channel ? { channels: [filters.channel] } : {}),
       ...(filters.operation && filters.state ? { state: { operation: filters.operation, state: filters.state } } : {}),
       sort: filters.sort,
+      ...(filters.speaker ? { speaker: filters.speaker } : {}),
     };
   }
 

@@ -60,5 +60,12 @@ export const useSearch = defineStore('search', () => {
     }
   }
 
-  return { query, speaker, hits, searched, error, busy, parsed, terms, groups, speakers, run };
+  /** Hits carry speakers' names: a rename, merge or forget asks the host again. */
+  function follow(): () => void {
+    return client.onEvent((event) => {
+      if (event === 'speakers-changed' && searched.value !== '') void run();
+    });
+  }
+
+  return { query, speaker, hits, searched, error, busy, parsed, terms, groups, speakers, run, follow };
 });
