@@ -117,6 +117,7 @@ export const REASON_SENTENCES: Readonly<Record<ReasonCode, Sentence>> = {
   ENGINE_BAD_JOB: () => 'The engine could not read its job.',
   ENGINE_UNAVAILABLE: (p) => `No engine that handles this can run here${withCode(p)}.`,
   NO_ENGINE_ACCEPTS: () => 'None of the engines turned on handles this kind of source.',
+  INPUT_CHANGED: () => 'Its input changed while it ran; it is done again with the new one.',
   IO_ERROR: (p) => `Reading or writing a file failed${text(p.errno) ? ` (${text(p.errno)})` : ''}.`,
   ENGINE_TIMEOUT: () => 'The engine took too long and was stopped.',
   ENGINE_STALLED: () => 'The engine stopped reporting progress and was stopped.',

@@ -3,8 +3,9 @@
 // names) and its fingerprint says which, with a hash of that decoder's model files.
 import type { EngineAdapter, EngineEnvironment } from '../adapter';
 import { nodeProgram } from '../program-command';
+import { transcriptCommitPlan } from '../transcript-commit';
 import {
-  clearCheckpoint, engineProgramPath, mediaOf, transcribeFailure, transcribeJobInput,
+  clearCheckpoint, engineProgramPath, mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
 } from '../transcribe-kit/transcribe-adapter';
 import { chooseVariant, detectVariants, modelHash, type SphinxVariant } from './variants';
 
@@ -62,9 +63,9 @@ export const pocketsphinxAdapter: EngineAdapter = {
       input: transcribeJobInput(job, POCKETSPHINX_ID, fingerprint, { decoder: variant }),
     };
   },
-  async commit(job) {
+  async commit(job, outcome) {
     const fingerprint = `${POCKETSPHINX_ID}@${await fingerprintOf(job.env)}`;
-    return { record: () => clearCheckpoint(job, fingerprint) };
+    return withCheckpointCleared(transcriptCommitPlan(job, outcome, 'transcribe'), () => clearCheckpoint(job, fingerprint));
   },
   failure: (_job, failure) => transcribeFailure(failure),
 };

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EngineEnvironment, EngineFailureReport, FailurePlan, JobContext } from '../adapter';
+import type { CommitPlan, EngineEnvironment, EngineFailureReport, FailurePlan, JobContext } from '../adapter';
 import { checkpointKey, CheckpointStore } from './checkpoint';
 
 /** Checkpoints of unfinished transcriptions: on the data folder, never in the swept temp folder. */
@@ -31,6 +31,20 @@ export function clearCheckpoint(job: JobContext, fingerprint: string): void {
   if (!media || !job.item) return;
   const key = checkpointKey({ itemId: job.item.id, mediaPath: media, engine: fingerprint });
   new CheckpointStore(checkpointDirOf(job.env.dataDir), key).clear();
+}
+
+/**
+ * A transcribe engine's commit: the transcript and its search rows (transcript-commit.ts), and the
+ * chunk checkpoint removed once the output is recorded (a crash before that keeps it: resumable).
+ */
+export function withCheckpointCleared(plan: CommitPlan, clear: () => void): CommitPlan {
+  return {
+    ...plan,
+    record: (ctx) => {
+      plan.record?.(ctx);
+      clear();
+    },
+  };
 }
 
 /** Refusals that retrying cannot mend fail the item at once; the rest retry with backoff. */

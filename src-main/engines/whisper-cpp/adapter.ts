@@ -6,8 +6,9 @@ import type { Lane } from '../../../src-shared/catalog/operations';
 import type { EngineAdapter, EngineEnvironment } from '../adapter';
 import { installedModel, modelFingerprint } from '../../models/index';
 import { nodeProgram } from '../program-command';
+import { transcriptCommitPlan } from '../transcript-commit';
 import {
-  clearCheckpoint, engineProgramPath, mediaOf, transcribeFailure, transcribeJobInput,
+  clearCheckpoint, engineProgramPath, mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
 } from '../transcribe-kit/transcribe-adapter';
 import { bindingVersion, buildInstalled, wantedBuild } from './whisper-build';
 
@@ -61,9 +62,9 @@ function whisperAdapter(id: 'whisper.cpp' | 'whisper.cpp-cpu', lane: 'gpu' | 'cp
         input: transcribeJobInput(job, id, `${id}@${fingerprint(job.env)}`, { whisper }),
       };
     },
-    commit(job) {
+    commit(job, outcome) {
       const fp = `${id}@${fingerprint(job.env)}`;
-      return { record: () => clearCheckpoint(job, fp) };
+      return withCheckpointCleared(transcriptCommitPlan(job, outcome, 'transcribe'), () => clearCheckpoint(job, fp));
     },
     failure(_job, failure) {
       if (failure.code === 'MODEL_MISSING') {
