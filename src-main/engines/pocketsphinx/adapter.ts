@@ -2,10 +2,11 @@
 // no download. Its preflight picks the best decoder installed (or the one `transcribe.pocketsphinxDecoder`
 // names) and its fingerprint says which, with a hash of that decoder's model files.
 import type { EngineAdapter, EngineEnvironment } from '../adapter';
+import { engineProgram } from '../program-file';
 import { nodeProgram } from '../program-command';
 import { transcriptCommitPlan } from '../transcript-commit';
 import {
-  clearCheckpoint, engineProgramPath, mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
+  clearCheckpoint, mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
 } from '../transcribe-kit/transcribe-adapter';
 import { chooseVariant, detectVariants, modelHash, type SphinxVariant } from './variants';
 
@@ -59,7 +60,7 @@ export const pocketsphinxAdapter: EngineAdapter = {
     return {
       kind: 'worker',
       key: variant?.kind ?? 'none',
-      command: nodeProgram(engineProgramPath(import.meta.url, 'pocketsphinx')),
+      command: nodeProgram(engineProgram(import.meta.url, 'pocketsphinx')),
       input: transcribeJobInput(job, POCKETSPHINX_ID, fingerprint, { decoder: variant }),
     };
   },

@@ -1,9 +1,7 @@
 // What every transcription adapter does alike (docs/transcription.md "Engines"): find the item's
 // media, build the job input the shared chunk loop reads, place checkpoints on the data folder, and
 // map the loop's refusals to dispositions. An engine adds only its decoder and its preflight.
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CommitPlan, EngineEnvironment, EngineFailureReport, FailurePlan, JobContext } from '../adapter';
 import { checkpointKey, CheckpointStore } from './checkpoint';
 
@@ -75,10 +73,4 @@ function preflightSentence(code: string): string {
 }
 
 /** The engine's program: its .ts source next to the adapter, or the built .js of a packaged app. */
-export function engineProgramPath(adapterUrl: string, engineId: string): string {
-  const here = path.dirname(fileURLToPath(adapterUrl));
-  const candidates = [path.join(here, 'program.ts'), path.join(here, 'engines', engineId, 'program.js')];
-  return candidates.find((f) => fs.existsSync(f)) ?? candidates[0];
-}
-
 export type { EngineEnvironment };

@@ -3,12 +3,13 @@
 // preflight refuses with MODEL_MISSING and says how to add one; its checksum is in the fingerprint,
 // so installing or replacing the model makes only this engine's transcripts stale.
 import type { Lane } from '../../../src-shared/catalog/operations';
+import { engineProgram } from '../program-file';
 import type { EngineAdapter, EngineEnvironment } from '../adapter';
 import { installedModel, modelFingerprint } from '../../models/index';
 import { nodeProgram } from '../program-command';
 import { transcriptCommitPlan } from '../transcript-commit';
 import {
-  clearCheckpoint, engineProgramPath, mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
+  clearCheckpoint, mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
 } from '../transcribe-kit/transcribe-adapter';
 import { bindingVersion, buildInstalled, wantedBuild } from './whisper-build';
 
@@ -58,7 +59,7 @@ function whisperAdapter(id: 'whisper.cpp' | 'whisper.cpp-cpu', lane: 'gpu' | 'cp
       return {
         kind: 'worker',
         key: `${model.id}:${build}`,
-        command: nodeProgram(engineProgramPath(import.meta.url, 'whisper-cpp')),
+        command: nodeProgram(engineProgram(import.meta.url, 'whisper-cpp')),
         input: transcribeJobInput(job, id, `${id}@${fingerprint(job.env)}`, { whisper }),
       };
     },

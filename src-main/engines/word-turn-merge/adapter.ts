@@ -7,12 +7,12 @@ import { ProfileStore } from '../../speakers/profiles/profile-store';
 import type { JobContext } from '../adapter';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
-import { engineProgramFile } from '../../speakers/program-file';
+import { engineProgram } from '../program-file';
 import { readProfiles, speakerFailure } from '../speaker-adapters';
 import { speakerMapFor } from '../../speakers/host-side';
 import { transcriptCommitPlan } from '../transcript-commit';
 
-const PROGRAM = engineProgramFile('word-turn-merge');
+const PROGRAM = engineProgram(import.meta.url, 'word-turn-merge');
 
 /** The map each job was built with, compared with the current one at its commit. */
 const mapsUsed = new WeakMap<JobContext, string>();
