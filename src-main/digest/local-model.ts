@@ -1,9 +1,18 @@
-// Where the local LLM digest finds its GGUF model: `<data>/models/<file>.gguf`, named by the setting
-// digest.llama.model or the first one there. The model manager (src-main/models/, issue 11) installs
-// models into that folder; when it lands, this one function is what to swap for its lookup
-// (docs/digests.md "Local LLM digest").
+// Where the local LLM digest finds its GGUF model: the model manager's model named by the setting
+// digest.llama.model (`backlot models add FILE --sha256 HEX --id NAME`), else a `<data>/models/<file>.gguf`
+// of that name, or the first .gguf there (docs/digests.md "Local LLM digest").
 import fs from 'node:fs';
 import path from 'node:path';
+import { installedModel } from '../models/index';
+
+/** A model the manager installed under this id, when the id is a valid one. */
+function managedModel(modelsDir: string, id: string): string | null {
+  try {
+    return installedModel(modelsDir, id)?.path ?? null;
+  } catch {
+    return null;
+  }
+}
 
 export type ModelLookup =
   | { ok: true; file: string }
@@ -13,7 +22,10 @@ const GGUF_MAGIC = Buffer.from('GGUF', 'ascii');
 
 export function findGgufModel(modelsDir: string, wanted: string): ModelLookup {
   let file: string | null = null;
-  if (wanted !== '') {
+  const managed = wanted !== '' ? managedModel(modelsDir, wanted) : null;
+  if (managed) {
+    file = managed;
+  } else if (wanted !== '') {
     if (wanted.includes('/') || wanted.includes('\\') || wanted.startsWith('.')) {
       return { ok: false, code: 'MODEL_INVALID', message: `digest.llama.model must name a file in ${modelsDir}, not a path ("${wanted}").` };
     }

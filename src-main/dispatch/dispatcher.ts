@@ -433,10 +433,14 @@ export class Dispatcher {
       failedTerminally = this.host.transaction(() => this.arbiter.complete(unit, result, this.host.now())).failedTerminally;
     } catch (e) {
       if (isBacklotError(e) && e.code === 'CLAIM_LAPSED') return false;
-      // Nothing was recorded: the claim stays until its lease lapses, and the work is done again
-      // then. A full disk holds every writer meanwhile; no error ever escapes to the engine's driver.
-      if (storageErrorCode(e) === 'DISK_FULL') this.enterDiskFull();
-      else this.reportInternal(`recording ${unit.operation} of ${unit.itemId}`, e);
+      // On a full disk nothing was recorded: the claim stays until space returns (then it is
+      // released) and the work is done again; every writer holds meanwhile.
+      if (storageErrorCode(e) !== 'DISK_FULL') {
+        // Any other refusal (an engine's commit saw its input change, a constraint): the executor
+        // completes the unit as failed with it, through the same path.
+        throw e;
+      }
+      this.enterDiskFull();
       return false;
     }
     this.host.emit('snapshot-changed');

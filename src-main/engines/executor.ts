@@ -16,6 +16,7 @@ import { runEngine, type EngineOutcome, type RunEngineOptions } from './runner';
 import { EngineWorkers } from './workers';
 import { commitOutputs, prepareTemporaryOutputDir, temporaryOutputDir } from './commit-output';
 import { storageErrorCode } from '../db/storage-errors';
+import { isBacklotError } from '../../src-shared/errors';
 
 export interface ExecutorHooks {
   /** Commits a unit's result synchronously (in its own transaction); false if the claim lapsed. */
@@ -161,8 +162,10 @@ export class EngineExecutor {
         // The claim lapsed (someone else may hold the work now) or the files could not be moved:
         // the old state was restored. A move that failed is this unit's failure.
         if ((e as Error).message !== 'claim lapsed' && !this.stopping) {
-          const code = storageErrorCode(e) ?? 'OUTPUT_COMMIT_FAILED';
-          this.fail(unit, { outcome: 'failed', code, params: {}, diagnostic: String(e), disposition: code === 'DISK_FULL' ? 'requeue' : 'retry' });
+          const code = storageErrorCode(e) ?? (isBacklotError(e) ? e.code : 'OUTPUT_COMMIT_FAILED');
+          // A full disk, or an input that changed under the job: not the item's fault, no attempt counted.
+          const requeue = code === 'DISK_FULL' || code === 'INPUT_CHANGED';
+          this.fail(unit, { outcome: 'failed', code, params: isBacklotError(e) ? e.params : {}, diagnostic: String(e), disposition: requeue ? 'requeue' : 'retry' });
         }
       }
     } finally {

@@ -73,7 +73,7 @@ export interface RegistryOptions {
   profile: EngineProfile;
   env: EngineEnvironment;
   test?: TestEngineOptions;
-  /** Adapters added to the profile's list (tests: a second test engine on another lane). */
+  /** Adapters added to the profile's list (tests: a second test engine on another lane); one with a listed adapter's id and operation replaces it. */
   extra?: readonly EngineAdapter[];
 }
 
@@ -92,7 +92,11 @@ async function safePreflight(adapter: EngineAdapter, env: EngineEnvironment): Pr
 
 export async function buildEngineRegistry(options: RegistryOptions): Promise<EngineRegistry> {
   const { profile, env } = options;
-  const adapters = [...(profile === 'test' ? testAdapters(options.test) : PRODUCTION_ADAPTERS.filter((a) => a.profile === 'production')), ...(options.extra ?? [])];
+  const extra = options.extra ?? [];
+  // An extra adapter with a profile adapter's id and operation stands in for it (tests).
+  const own = (profile === 'test' ? testAdapters(options.test) : PRODUCTION_ADAPTERS.filter((a) => a.profile === 'production'))
+    .filter((a) => !extra.some((x) => x.id === a.id && x.operation === a.operation));
+  const adapters = [...own, ...extra];
   const engines: RegisteredEngine[] = await Promise.all(adapters.map(async (adapter): Promise<RegisteredEngine> => {
     const lane = adapter.lane?.(env) ?? catalogLane(adapter.id, adapter.operation);
     if (!lane) throw new Error(`engine ${adapter.id} is not in the catalog for ${adapter.operation} and names no lane`);

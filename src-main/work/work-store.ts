@@ -4,7 +4,7 @@
 import type { Db } from '../db/connection';
 import type { UnitOfWork } from '../db/unit-of-work';
 import {
-  CATALOG, ITEM_OPERATIONS, itemDependencies, operationSpec,
+  CATALOG, ITEM_OPERATIONS, itemDependencies, itemDependents, operationSpec,
   type OperationId, type OperationSpec,
 } from '../../src-shared/catalog/operations';
 import {
@@ -280,13 +280,17 @@ export class WorkStore {
     const item = this.itemFacts(itemId);
     if (!item) return;
     const expected = expectedFingerprint(this.operationFingerprint(operation), item.fingerprint);
+    let replaced = false;
     this.derive(item, now, (row) => {
       if (row.operation !== operation) return false;
+      replaced = row.output_fp !== null;
       Object.assign(row, { output_fp: expected, claimed: 0, attempts: 0, deferral_kind: null, deferral_until: null, deferral_code: null });
       return true;
     }, (row, state, ready, since) => {
       this.q.outputAndState.run(expected, output.path, output.bytes, output.jobId, output.engine ?? null, state, ready, since, operation, itemId);
     });
+    // A new output replaced an older one: what was made from the older one is out of date.
+    if (replaced) for (const dependent of itemDependents(operation)) this.supersede(dependent, itemId, now);
   }
 
   /** A download committed the item's media: the job, path and size on its row (the library records the file). */

@@ -153,6 +153,20 @@ export function operationSpec(id: OperationId): OperationSpec {
 /** Item-scope dependencies only: an item that exists was found by a sync, so none waits on it. */
 const ITEM_DEPS = new Map<string, OperationId[]>(CATALOG.map((op) => [op.id, op.dependsOn.filter((d) => BY_ID.get(d)!.scope === 'item')]));
 
+/** Item operations that build on `op`, directly or through others, in catalog order. */
+const ITEM_DEPENDENTS = new Map<string, OperationId[]>(CATALOG.map((op) => {
+  const out = new Set<OperationId>();
+  for (const later of CATALOG) {
+    if (later.scope !== 'item') continue;
+    if (later.dependsOn.includes(op.id) || later.dependsOn.some((d) => out.has(d))) out.add(later.id);
+  }
+  return [op.id, [...out]];
+}));
+
+export function itemDependents(op: OperationId): readonly OperationId[] {
+  return ITEM_DEPENDENTS.get(op) ?? [];
+}
+
 export function itemDependencies(op: OperationSpec): OperationId[] {
   return ITEM_DEPS.get(op.id) ?? op.dependsOn.filter((d) => operationSpec(d).scope === 'item');
 }

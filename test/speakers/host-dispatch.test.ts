@@ -1,8 +1,8 @@
 // The speaker engines through the real host and the command line (docs/speakers.md "Engines"): a
 // folder library with a two-person dialog and a separate recording of one of them, `backlot run
-// --until-idle --json` with the production engines; diarize and attribute-voices end done, the
-// reader is one profile across both files, attribute-words waits on transcription, which has no
-// engine here yet, and `backlot speakers list --json` shows the two people.
+// --until-idle --json` with the production engines; the whole pipeline ends done, the reader is one
+// profile across both files, the labelled transcript names profiles, and `backlot speakers list
+// --json` shows the two people.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,14 +33,18 @@ it('backlot run diarizes and attributes the voices of a folder library with the 
   const run = backlot('run', '--until-idle', '--json', '--timeout', '600');
   expect(run.code, run.stderr).toBe(0);
   const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  const units = lines.filter((l) => l.unit).map((l) => l.unit as { operation: string; title: string; outcome: string });
-  expect(units.map((u) => `${u.operation} ${u.title} ${u.outcome}`).sort()).toEqual([
+  const units = lines.filter((l) => l.unit).map((l) => l.unit as { operation: string; title: string; outcome: string; code?: string });
+  const speakerUnits = units.filter((u) => u.operation === 'diarize' || u.operation === 'attribute-voices');
+  expect(speakerUnits.map((u) => `${u.operation} ${u.title} ${u.outcome}`).sort()).toEqual([
     'attribute-voices dialog done', 'attribute-voices reader-solo done', 'diarize dialog done', 'diarize reader-solo done',
   ]);
-  expect(lines[lines.length - 1]).toMatchObject({ units: 4, failed: 0 });
+  // A word attribution whose speakers changed while it ran is refused at its commit and done again.
+  const redone = units.filter((u) => u.outcome === 'failed');
+  for (const u of redone) expect(u).toMatchObject({ operation: 'attribute-words', code: 'INPUT_CHANGED' });
+  expect(lines[lines.length - 1]).toMatchObject({ units: units.length, failed: redone.length });
 
   const items = JSON.parse(backlot('items', '--json').stdout).items as { id: string; title: string; states: Record<string, string> }[];
-  for (const i of items) expect(i.states).toMatchObject({ diarize: 'done', 'attribute-voices': 'done', 'attribute-words': 'blocked' });
+  for (const i of items) expect(i.states).toMatchObject({ transcribe: 'done', diarize: 'done', 'attribute-voices': 'done', 'attribute-words': 'done', digest: 'done' });
 
   const host = new Host({ databaseFile: path.join(dir, 'data', 'backlot.sqlite') });
   try {
@@ -52,6 +56,13 @@ it('backlot run diarizes and attributes the voices of a folder library with the 
     const profiles = new ProfileStore(host.db);
     // The reader speaks first in the dialog (cluster 0) and alone in the other file.
     expect(profiles.clustersOf(solo.id).get(0)).toBe(profiles.clustersOf(d.id).get(0));
+    // The labelled transcript names profiles (never names): each speaker is one of the dialog's
+    // (words outside every turn keep none).
+    const labelled = JSON.parse(fs.readFileSync(host.work.row('attribute-words', d.id)!.output_path!, 'utf8')) as { segments: { speaker: string | null }[] };
+    const dialogProfiles = new Set([...profiles.clustersOf(d.id).values()]);
+    const named = labelled.segments.map((seg) => seg.speaker).filter((sp): sp is string => sp !== null);
+    expect(named.length).toBeGreaterThan(0);
+    for (const sp of named) expect(dialogProfiles, sp).toContain(sp);
   } finally {
     host.close();
   }

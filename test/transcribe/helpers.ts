@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { EngineAdapter, EngineEnvironment, JobContext } from '../../src-main/engines/adapter';
+import type { CommitPlan, EngineAdapter, EngineEnvironment, JobContext } from '../../src-main/engines/adapter';
+import { Host } from '../../src-main/host/host';
 import type { EngineOutcome, RunEngineOptions } from '../../src-main/engines/runner';
 import { runEngine } from '../../src-main/engines/runner';
 import type { EngineWorkers } from '../../src-main/engines/workers';
@@ -109,5 +110,22 @@ export async function runJob(adapter: EngineAdapter, job: JobContext, workers: E
     case 'worker': return workers.run(`${adapter.id}:${launch.key}`, launch.command, { ...request, input: launch.input }, options);
     case 'process': return runEngine(launch.command, { ...request, input: launch.input }, options);
     case 'in-process': return launch.run({ signal: options.signal ?? new AbortController().signal, progress: () => undefined, log: () => undefined });
+  }
+}
+
+/**
+ * Runs a commit plan's record() as the host does at a unit's end: in a transaction on the job's
+ * library, where the job's channel and item exist (the search index records the transcript there).
+ */
+export function recordInHost(job: JobContext, plan: CommitPlan): void {
+  const host = new Host({ databaseFile: path.join(job.env.dataDir, 'backlot.sqlite') });
+  try {
+    host.transaction(() => {
+      if (!host.library.channel(job.channel.id)) host.library.addChannel({ id: job.channel.id, kind: job.channel.kind, platform: job.channel.platform, title: job.channel.title, source: job.channel.source }, 0);
+      if (job.item && !host.library.item(job.item.id)) host.library.addItem({ ...job.item }, 0);
+      plan.record?.({ host, now: host.now(), job });
+    });
+  } finally {
+    host.close();
   }
 }

@@ -1,12 +1,12 @@
 // The extractive digest engine (docs/digests.md): LexRank over the labelled transcript's sentences,
 // on the cpu lane, free and with no model. Always ready: it needs nothing but the transcript.
-import { fileURLToPath } from 'node:url';
+import { engineProgram } from '../program-file';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { EXTRACTIVE_MODEL } from '../../digest/extractive';
 import { digestFailure } from '../../digest/failures';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgram(import.meta.url, 'extractive');
 
 export const extractiveAdapter: EngineAdapter = {
   id: 'extractive',

@@ -5,14 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { engineProgram } from '../program-file';
 import type { EngineAdapter, EngineEnvironment } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { findGgufModel } from '../../digest/local-model';
 import { PROMPT_VERSION } from '../../digest/remote/prompt';
 import { digestFailure } from '../../digest/failures';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgram(import.meta.url, 'llama-cpp');
 export const LLAMA_CPP_ID = 'llama-cpp';
 /** Pinned in package.json (optionalDependencies); docs/decisions.md "Local LLM digest". */
 export const NODE_LLAMA_CPP_VERSION = '3.21.1';

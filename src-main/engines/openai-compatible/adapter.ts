@@ -3,7 +3,7 @@
 // server on this machine) a key; a refused key fails the lane's preflight (REMOTE_AUTH) once instead
 // of every item; each unit reserves its exact bound before it sends anything, and records its tokens.
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { engineProgram } from '../program-file';
 import type { EngineAdapter, FailurePlan } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { transcriptRecord } from '../../../src-shared/transcript/record';
@@ -14,7 +14,7 @@ import { readApiKey, remoteCostModel, remotePreflight, remoteShape } from '../..
 import { recordUsage, spentFrom } from '../../digest/usage';
 import { digestFailure } from '../../digest/failures';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgram(import.meta.url, 'openai-compatible');
 export const OPENAI_COMPATIBLE_ID = 'openai-compatible';
 
 /** What identifies the endpoint in a fingerprint: scheme, host and path, never a credential. */

@@ -2,9 +2,11 @@
 // no download. Its preflight picks the best decoder installed (or the one `transcribe.pocketsphinxDecoder`
 // names) and its fingerprint says which, with a hash of that decoder's model files.
 import type { EngineAdapter, EngineEnvironment } from '../adapter';
+import { engineProgram } from '../program-file';
 import { nodeProgram } from '../program-command';
+import { transcriptCommitPlan } from '../transcript-commit';
 import {
-  clearCheckpoint, engineProgramPath, mediaOf, transcribeFailure, transcribeJobInput,
+  clearCheckpoint, mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
 } from '../transcribe-kit/transcribe-adapter';
 import { chooseVariant, detectVariants, modelHash, type SphinxVariant } from './variants';
 
@@ -58,13 +60,13 @@ export const pocketsphinxAdapter: EngineAdapter = {
     return {
       kind: 'worker',
       key: variant?.kind ?? 'none',
-      command: nodeProgram(engineProgramPath(import.meta.url, 'pocketsphinx')),
+      command: nodeProgram(engineProgram(import.meta.url, 'pocketsphinx')),
       input: transcribeJobInput(job, POCKETSPHINX_ID, fingerprint, { decoder: variant }),
     };
   },
-  async commit(job) {
+  async commit(job, outcome) {
     const fingerprint = `${POCKETSPHINX_ID}@${await fingerprintOf(job.env)}`;
-    return { record: () => clearCheckpoint(job, fingerprint) };
+    return withCheckpointCleared(transcriptCommitPlan(job, outcome, 'transcribe'), () => clearCheckpoint(job, fingerprint));
   },
   failure: (_job, failure) => transcribeFailure(failure),
 };

@@ -2,14 +2,14 @@
 // digests of the channel's current period. Each period's roll-up is its own file under
 // outputs/<channel>/channel-digest/, so earlier periods stay readable (`backlot digest --channel`).
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { engineProgram } from '../program-file';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { safeSegment } from '../executor';
 import { EXTRACTIVE_MODEL } from '../../digest/extractive';
 import { digestFailure } from '../../digest/failures';
 
-const PROGRAM = fileURLToPath(new URL('./program.ts', import.meta.url));
+const PROGRAM = engineProgram(import.meta.url, 'rollup');
 
 /** Where a channel's roll-ups live: one `<period key>.json` per period. */
 export function channelDigestDir(dataDir: string, channelId: string): string {

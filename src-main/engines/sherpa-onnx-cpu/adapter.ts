@@ -3,12 +3,12 @@
 // MODEL_MISSING until the model manager has put both models in <data>/models/diarization/.
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
-import { engineProgramFile } from '../../speakers/program-file';
+import { engineProgram } from '../program-file';
 import { ffmpegPreflight, speakerFailure } from '../speaker-adapters';
 import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { sherpaFingerprint, sherpaPreflight } from '../../speakers/sherpa/sherpa-models';
 
-const PROGRAM = engineProgramFile('sherpa-onnx-cpu');
+const PROGRAM = engineProgram(import.meta.url, 'sherpa-onnx-cpu');
 
 export const sherpaOnnxCpuAdapter: EngineAdapter = {
   id: 'sherpa-onnx-cpu',

@@ -1,10 +1,8 @@
 // What every transcription adapter does alike (docs/transcription.md "Engines"): find the item's
 // media, build the job input the shared chunk loop reads, place checkpoints on the data folder, and
 // map the loop's refusals to dispositions. An engine adds only its decoder and its preflight.
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { EngineEnvironment, EngineFailureReport, FailurePlan, JobContext } from '../adapter';
+import type { CommitPlan, EngineEnvironment, EngineFailureReport, FailurePlan, JobContext } from '../adapter';
 import { checkpointKey, CheckpointStore } from './checkpoint';
 
 /** Checkpoints of unfinished transcriptions: on the data folder, never in the swept temp folder. */
@@ -31,6 +29,20 @@ export function clearCheckpoint(job: JobContext, fingerprint: string): void {
   if (!media || !job.item) return;
   const key = checkpointKey({ itemId: job.item.id, mediaPath: media, engine: fingerprint });
   new CheckpointStore(checkpointDirOf(job.env.dataDir), key).clear();
+}
+
+/**
+ * A transcribe engine's commit: the transcript and its search rows (transcript-commit.ts), and the
+ * chunk checkpoint removed once the output is recorded (a crash before that keeps it: resumable).
+ */
+export function withCheckpointCleared(plan: CommitPlan, clear: () => void): CommitPlan {
+  return {
+    ...plan,
+    record: (ctx) => {
+      plan.record?.(ctx);
+      clear();
+    },
+  };
 }
 
 /** Refusals that retrying cannot mend fail the item at once; the rest retry with backoff. */
@@ -61,10 +73,4 @@ function preflightSentence(code: string): string {
 }
 
 /** The engine's program: its .ts source next to the adapter, or the built .js of a packaged app. */
-export function engineProgramPath(adapterUrl: string, engineId: string): string {
-  const here = path.dirname(fileURLToPath(adapterUrl));
-  const candidates = [path.join(here, 'program.ts'), path.join(here, 'engines', engineId, 'program.js')];
-  return candidates.find((f) => fs.existsSync(f)) ?? candidates[0];
-}
-
 export type { EngineEnvironment };

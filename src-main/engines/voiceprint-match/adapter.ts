@@ -5,13 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
-import { engineProgramFile } from '../../speakers/program-file';
+import { engineProgram } from '../program-file';
 import { readProfiles, speakerFailure } from '../speaker-adapters';
 import { commitVoices, readVoicesOutput, writeProfilesSnapshot } from '../../speakers/host-side';
 import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { XVECTOR_MODEL_NAME } from '../../speakers/jobs/diarize-job';
 
-const PROGRAM = engineProgramFile('voiceprint-match');
+const PROGRAM = engineProgram(import.meta.url, 'voiceprint-match');
 
 /** The embedding model the turns were made with: the profiles to match are that model's. */
 function turnsModel(file: string | undefined): string {

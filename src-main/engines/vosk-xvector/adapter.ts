@@ -4,7 +4,7 @@
 // attribution outputs, which name clusters of the diarization they were made from.
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
-import { engineProgramFile } from '../../speakers/program-file';
+import { engineProgram } from '../program-file';
 import { XVECTOR_MODEL_FILES } from '../../speakers/xvector/extractor';
 import { ffmpegPreflight, filesPreflight, speakerFailure } from '../speaker-adapters';
 import { sileroVadModel, xvectorModelDir } from '../../speakers/model-paths';
@@ -12,7 +12,7 @@ import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { loadSherpa } from '../../speakers/vad/silero-vad';
 import path from 'node:path';
 
-const PROGRAM = engineProgramFile('vosk-xvector');
+const PROGRAM = engineProgram(import.meta.url, 'vosk-xvector');
 
 export const voskXvectorAdapter: EngineAdapter = {
   id: 'vosk-xvector',

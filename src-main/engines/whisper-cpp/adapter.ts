@@ -3,11 +3,13 @@
 // preflight refuses with MODEL_MISSING and says how to add one; its checksum is in the fingerprint,
 // so installing or replacing the model makes only this engine's transcripts stale.
 import type { Lane } from '../../../src-shared/catalog/operations';
+import { engineProgram } from '../program-file';
 import type { EngineAdapter, EngineEnvironment } from '../adapter';
 import { installedModel, modelFingerprint } from '../../models/index';
 import { nodeProgram } from '../program-command';
+import { transcriptCommitPlan } from '../transcript-commit';
 import {
-  clearCheckpoint, engineProgramPath, mediaOf, transcribeFailure, transcribeJobInput,
+  clearCheckpoint, mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
 } from '../transcribe-kit/transcribe-adapter';
 import { bindingVersion, buildInstalled, wantedBuild } from './whisper-build';
 
@@ -57,13 +59,13 @@ function whisperAdapter(id: 'whisper.cpp' | 'whisper.cpp-cpu', lane: 'gpu' | 'cp
       return {
         kind: 'worker',
         key: `${model.id}:${build}`,
-        command: nodeProgram(engineProgramPath(import.meta.url, 'whisper-cpp')),
+        command: nodeProgram(engineProgram(import.meta.url, 'whisper-cpp')),
         input: transcribeJobInput(job, id, `${id}@${fingerprint(job.env)}`, { whisper }),
       };
     },
-    commit(job) {
+    commit(job, outcome) {
       const fp = `${id}@${fingerprint(job.env)}`;
-      return { record: () => clearCheckpoint(job, fp) };
+      return withCheckpointCleared(transcriptCommitPlan(job, outcome, 'transcribe'), () => clearCheckpoint(job, fp));
     },
     failure(_job, failure) {
       if (failure.code === 'MODEL_MISSING') {

@@ -1,14 +1,21 @@
 // The word-turn-merge attribute-words engine (docs/speakers.md): the transcript's words get the
 // profile ids of the turns they fall in. The cluster-to-profile map is read when the job is built;
-// an attribute-voices commit afterwards supersedes this output, so it is redone with the new map.
+// an attribute-voices commit afterwards supersedes this output, so it is redone with the new map,
+// and one that lands while this job runs makes its commit refuse (INPUT_CHANGED: back to missing).
+import { BacklotError } from '../../../src-shared/errors';
+import { ProfileStore } from '../../speakers/profiles/profile-store';
+import type { JobContext } from '../adapter';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
-import { engineProgramFile } from '../../speakers/program-file';
+import { engineProgram } from '../program-file';
 import { readProfiles, speakerFailure } from '../speaker-adapters';
 import { speakerMapFor } from '../../speakers/host-side';
 import { transcriptCommitPlan } from '../transcript-commit';
 
-const PROGRAM = engineProgramFile('word-turn-merge');
+const PROGRAM = engineProgram(import.meta.url, 'word-turn-merge');
+
+/** The map each job was built with, compared with the current one at its commit. */
+const mapsUsed = new WeakMap<JobContext, string>();
 
 export const wordTurnMergeAdapter: EngineAdapter = {
   id: 'word-turn-merge',
@@ -17,16 +24,28 @@ export const wordTurnMergeAdapter: EngineAdapter = {
   cost: () => ({ secondsFixed: 1, secondsPerMediaSecond: 0.0005 }),
   fingerprint: () => 'merge-1;maxSegmentS=60;maxGapS=5',
   preflight: () => Promise.resolve({ ok: true }),
-  launch: (job) => ({
-    kind: 'process',
-    command: nodeProgram(PROGRAM),
-    input: {
-      transcript: job.inputs.transcribe ?? '',
-      turns: job.inputs.diarize ?? '',
-      speakers: job.item ? readProfiles(job.env.dataDir, (store) => speakerMapFor(store, job.item!.id)) : {},
-    },
-  }),
+  launch: (job) => {
+    const speakers = job.item ? readProfiles(job.env.dataDir, (store) => speakerMapFor(store, job.item!.id)) : {};
+    mapsUsed.set(job, JSON.stringify(speakers));
+    return {
+      kind: 'process',
+      command: nodeProgram(PROGRAM),
+      input: { transcript: job.inputs.transcribe ?? '', turns: job.inputs.diarize ?? '', speakers },
+    };
+  },
   // The labelled transcript and its search rows (with the speakers' names) commit together.
-  commit: (job, outcome) => transcriptCommitPlan(job, outcome, 'attribute-words'),
+  commit: (job, outcome) => {
+    const plan = transcriptCommitPlan(job, outcome, 'attribute-words');
+    return {
+      ...plan,
+      record: (ctx) => {
+        const now = JSON.stringify(job.item ? speakerMapFor(new ProfileStore(ctx.host.db), job.item.id) : {});
+        if (now !== mapsUsed.get(job)) {
+          throw new BacklotError('INPUT_CHANGED', 'The speakers of this item changed while their words were being attributed; it is done again with the new ones.', { item: job.item?.id ?? null });
+        }
+        plan.record?.(ctx);
+      },
+    };
+  },
   failure: (_job, failure) => speakerFailure(failure),
 };

@@ -102,6 +102,7 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
   ENGINE_UNAVAILABLE: (p) => `No engine that handles this can run here${withCode(p)}.`,
   NO_ENGINE_ACCEPTS: () => 'None of the engines turned on handles this kind of source.',
   IO_ERROR: (p) => `Reading or writing a file failed${text(p.errno) ? ` (${text(p.errno)})` : ''}.`,
+  INPUT_CHANGED: () => 'Its input changed while it ran; it is done again with the new one.',
   OUTPUT_MISSING: () => "The engine's output was missing.",
   OUTPUT_COMMIT_FAILED: () => "The engine's output could not be saved.",
   OUTPUT_COMMIT_INVALID: () => "The engine's output was not valid and was not saved.",

@@ -99,6 +99,7 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
   ENGINE_UNAVAILABLE: (p) => `Egyetlen motor sem futhat itt, amely ezt kezeli${withCode(p)}.`,
   NO_ENGINE_ACCEPTS: () => 'A bekapcsolt motorok egyike sem kezeli ezt a fajta forrást.',
   IO_ERROR: (p) => `Egy fájl olvasása vagy írása nem sikerült${text(p.errno) ? ` (${text(p.errno)})` : ''}.`,
+  INPUT_CHANGED: () => 'A bemenete futás közben megváltozott; az újjal készül el újra.',
   OUTPUT_MISSING: () => 'A motor kimenete hiányzott.',
   OUTPUT_COMMIT_FAILED: () => 'A motor kimenetét nem sikerült menteni.',
   OUTPUT_COMMIT_INVALID: () => 'A motor kimenete érvénytelen volt, ezért nem lett mentve.',
