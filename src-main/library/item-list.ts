@@ -1,5 +1,5 @@
 // The library as the window lists it: one page of items at any offset, filtered and sorted, with
-// every operation's state. Each page is an index walk (migration 015), so scrolling anywhere in a
+// every operation's state. Each page is an index walk (migration 14), so scrolling anywhere in a
 // 78,000-item library costs the same few milliseconds (docs/window.md "The library list").
 import type Database from 'better-sqlite3';
 import type { Db } from '../db/connection';

@@ -12,7 +12,7 @@ import { ProfileStore } from '../../src-main/speakers/profiles/profile-store';
 import { indexTranscript } from '../../src-main/transcripts/search-index';
 import { profileNameSource } from '../../src-main/transcripts/speaker-names';
 import { searchTranscripts } from '../../src-main/transcripts/search';
-import { API, type ApiHandlers } from '../../src-shared/api/contract';
+import { API, type ApiHandlers, type ApiMethod, type ApiResponse } from '../../src-shared/api/contract';
 import { addChannel, openHost, removeTempDirs, tempDir } from '../transcripts/fixtures/library';
 import { recordOf, segmentOf } from '../transcripts/fixtures/records';
 
@@ -67,10 +67,10 @@ beforeEach(() => {
   h = createHandlers(host);
 });
 
-async function call<M extends keyof typeof API>(method: M, request: unknown) {
+async function call<M extends ApiMethod>(method: M, request: unknown): Promise<ApiResponse<M>> {
   const outcome = await dispatch(h, method, request);
   if (!outcome.ok) throw new Error(`${method} was refused: ${outcome.error.code} ${outcome.error.message}`);
-  return API[method].response.parse(outcome.result);
+  return API[method].response.parse(outcome.result) as ApiResponse<M>;
 }
 
 /** The code a call is refused with (and its one sentence). */

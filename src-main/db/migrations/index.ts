@@ -14,7 +14,7 @@ import { sql as acquisition } from './010-acquisition';
 import { sql as speakers } from './011-speakers';
 import { sql as digest } from './012-digest';
 import { sql as transcriptSearch } from './013-transcript-search';
-import { sql as window } from './015-window';
+import { sql as window } from './014-window';
 
 export interface Migration {
   version: number;
@@ -36,7 +36,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'speakers', sql: speakers },
   { version: 12, name: 'digest', sql: digest },
   { version: 13, name: 'transcript-search', sql: transcriptSearch },
-  // The window's migration (file 015, docs/window.md): versions stay contiguous, so it is the
-  // fourteenth, after the other branches' migrations.
+  // The window's migration (docs/window.md).
   { version: 14, name: 'window', sql: window },
 ];
