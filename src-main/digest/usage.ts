@@ -1,4 +1,4 @@
-// Records what a remote digest took and gave (remote_usage, migration 014), inside the commit or
+// Records what a remote digest took and gave (remote_usage, migration 12), inside the commit or
 // failure transaction of its unit, beside the money the run and the spend ledger count.
 import type { Db } from '../db/connection';
 

@@ -33,7 +33,7 @@ export interface ItemRecord {
   mtime_ms: number | null;
   fingerprint: string | null;
   media_state: MediaState;
-  /** Feeds and platforms (migration 11): the enclosure or page URL, what the listing said of it. */
+  /** Feeds and platforms (migration 10): the enclosure or page URL, what the listing said of it. */
   url?: string | null;
   description?: string | null;
   image_url?: string | null;

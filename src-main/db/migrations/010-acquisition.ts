@@ -1,4 +1,4 @@
-// Version 11: what the real sync and download engines need (docs/acquisition.md). Items listed by a
+// Version 10: what the real sync and download engines need (docs/acquisition.md). Items listed by a
 // feed or a platform keep their page/enclosure URL, description, image, the enclosure's announced
 // type and length (the disk gate reserves it) and whether the platform calls them live or
 // upcoming; a channel keeps its conditional-GET validators; platforms keep their cooldowns and

@@ -1,4 +1,4 @@
-// Version 13: speaker profiles (docs/speakers.md). A profile is a person: a name (null shows as
+// Version 11: speaker profiles (docs/speakers.md). A profile is a person: a name (null shows as
 // "Speaker N"), a voiceprint (unit-length mean of its assignments' embeddings) and, once merged
 // into another, the id it now resolves to, so transcripts that name the old id still show the
 // right person. An assignment ties one item's diarized cluster (or an enrolment clip) to a

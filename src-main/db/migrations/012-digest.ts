@@ -1,4 +1,4 @@
-// Digests (docs/digests.md, migration 014 in the shared plan): the tokens each remote digest took and
+// Digests (docs/digests.md; version 12): the tokens each remote digest took and
 // gave, beside the money the spend ledger already counts, so `backlot spend` can show requests and
 // tokens per day, week and month and which of them were estimated.
 export const sql = `

@@ -11,8 +11,9 @@ export function contentSecurityPolicy(hostNames: readonly string[]): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
+    "style-src 'self'",
     "img-src 'self' data:",
+    "media-src 'self'",
     `connect-src 'self' ${sockets.join(' ')}`,
     "object-src 'none'",
     "base-uri 'none'",

@@ -1,4 +1,4 @@
-// Speaker profiles in the database (migration 013, docs/speakers.md), written only by the host:
+// Speaker profiles in the database (migration 11, docs/speakers.md), written only by the host:
 // the commit of attribute-voices, and the user's rename, merge, split, forget and enrol. Every
 // change recomputes the voiceprints it touched in the same transaction, so a profile's voiceprint
 // is always the unit-length mean of the embeddings currently assigned to it.
