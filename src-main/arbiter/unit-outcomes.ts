@@ -15,7 +15,7 @@ export class UnitOutcomes {
   commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, engine: string | null, inputFingerprint: string | null, now: number): void {
     switch (unit.operation) {
       case 'sync':
-        this.host.library.markSynced(unit.channelId, now);
+        this.host.library.markSynced(unit.channelId, now, unit.startedAt);
         this.due.forget();
         return;
       case 'channel-digest':

@@ -74,6 +74,8 @@ export type NewItem = Omit<ItemRecord, 'size_bytes' | 'mtime_ms' | 'media_path' 
 
 export class LibraryRepository {
   private readonly q;
+  /** When a sync was last asked for, per channel, until a sync that began after it ends (see markSynced). */
+  private readonly syncRequests = new Map<string, number>();
 
   constructor(private readonly db: Db, private readonly work: WorkStore) {
     this.q = {
@@ -199,13 +201,29 @@ export class LibraryRepository {
   requestSync(channelId: string, now: number): void {
     const c = this.channel(channelId);
     if (!c || c.last_sync_at === null) return;
+    // Kept until a sync that began after it ends: one running now may have read the folder before the change.
+    this.syncRequests.set(channelId, Math.max(now, this.syncRequests.get(channelId) ?? -Infinity));
     const dueAt = now - (c.sync_interval_s ?? 0);
     if (c.last_sync_at > dueAt) this.q.setLastSync.run(dueAt, channelId);
     this.work.recomputeChannel(channelId, now);
   }
 
-  markSynced(channelId: string, at: number): void {
+  /**
+   * A sync ended at `at`. Given when it began, a request that came in while it ran stays served by
+   * the next sync: the channel is due again at once, so a change is never swallowed by the end of
+   * a scan that started before it (docs/acquisition.md "Folders").
+   */
+  markSynced(channelId: string, at: number, startedAt?: number): void {
     this.q.setLastSync.run(at, channelId);
+    const asked = this.syncRequests.get(channelId);
+    if (asked !== undefined && startedAt !== undefined) {
+      if (asked >= startedAt) {
+        const c = this.channel(channelId);
+        this.q.setLastSync.run(at - (c?.sync_interval_s ?? 0), channelId);
+      } else {
+        this.syncRequests.delete(channelId);
+      }
+    }
     this.work.recomputeChannel(channelId, at);
   }
 

@@ -20,14 +20,14 @@ describe('a watched folder', () => {
       await whenHost(app, 'the watcher to start', () => (app.dispatcher.acquisition.watcher.watched().includes(channel) ? true : undefined));
       await app.dispatcher.acquisition.watcher.ready(channel);
       makeTone(path.join(folder, 'second.wav'), 1, 660);
-      const second = await whenHost(app, 'the new file as an item', () => app.host.library.itemByExternalId(channel, 'second.wav'), 30_000);
+      const second = await whenHost(app, 'the new file as an item', () => app.host.library.itemByExternalId(channel, 'second.wav'), 120_000);
       expect(second.media_state).toBe('local');
       // The scan ran as the sync engine: a sync run on the sync lane did it, not the watcher.
       const runs = app.host.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE operation = 'sync' AND lane = 'sync' AND channel_id = ?").get(channel) as { n: number };
       expect(runs.n).toBeGreaterThanOrEqual(1);
       fs.rmSync(path.join(folder, 'first.wav'));
       const first = app.host.library.itemByExternalId(channel, 'first.wav')!;
-      await whenHost(app, 'the deleted file to go missing-input', () => (app.host.work.row('transcribe', first.id)?.state === 'missing-input' ? true : undefined), 30_000);
+      await whenHost(app, 'the deleted file to go missing-input', () => (app.host.work.row('transcribe', first.id)?.state === 'missing-input' ? true : undefined), 120_000);
     } finally {
       await app.close();
     }
