@@ -31,5 +31,5 @@ describe('a watched folder', () => {
     } finally {
       await app.close();
     }
-  });
+  }, 300_000);
 });
