@@ -4,6 +4,7 @@
 // screenshots (into docs/screenshots when BACKLOT_SCREENSHOTS names it, else a temp folder).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -83,13 +84,32 @@ export async function startServe(dataDir: string, extraArgs: string[] = [], toke
 }
 
 /** The typed API as any client sees it, to check what the window shows against what the host holds. */
-export async function api<T>(serve: Serve, method: string, payload: unknown = {}): Promise<T> {
-  const response = await fetch(new URL(`/api/${method}`, serve.url), {
-    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${serve.token}` }, body: JSON.stringify(payload),
+// One connection per call: `cli()` blocks this process's event loop for as long as a command runs,
+// so a kept-alive socket the server closed meanwhile (after its keep-alive timeout) would be
+// reused before the client could notice, and the call would fail with "other side closed".
+export function api<T>(serve: Serve, method: string, payload: unknown = {}): Promise<T> {
+  const body = JSON.stringify(payload);
+  return new Promise<T>((resolve, reject) => {
+    const request = http.request(new URL(`/api/${method}`, serve.url), {
+      method: 'POST', agent: false,
+      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Authorization: `Bearer ${serve.token}` },
+    }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('error', reject);
+      response.on('end', () => {
+        try {
+          const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+          if (response.statusCode !== 200) reject(new Error(`${method} answered ${response.statusCode}: ${JSON.stringify(answer)}`));
+          else resolve(answer);
+        } catch (e) {
+          reject(e as Error);
+        }
+      });
+    });
+    request.on('error', reject);
+    request.end(body);
   });
-  const body = await response.json() as T;
-  if (response.status !== 200) throw new Error(`${method} answered ${response.status}: ${JSON.stringify(body)}`);
-  return body;
 }
 
 /** `backlot <args>` on the library, as a user at a terminal would run it. */
