@@ -7,7 +7,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE_NAME } from '../db/connection';
 import type { Preflight } from '../arbiter/lanes';
-import type { FailurePlan, EngineFailureReport } from './adapter';
+import type { CommitPlan, EngineAdapter, FailurePlan, EngineFailureReport } from './adapter';
+import { nodeProgram } from './program-command';
+import { sherpaFingerprint, sherpaPreflight } from '../speakers/sherpa/sherpa-models';
 import { ProfileStore } from '../speakers/profiles/profile-store';
 
 /** Runs fn over the library's profiles through a read-only connection, closed at once. */
@@ -47,4 +49,45 @@ export function speakerFailure(failure: EngineFailureReport): FailurePlan {
     default:
       return { disposition: 'retry' };
   }
+}
+
+/**
+ * A new diarization of an item: its old clusters' assignments are dropped and what was built on
+ * them (who the voices are, who said which words) is done again. Every diarize engine commits so.
+ */
+export function diarizationCommit(): CommitPlan {
+  return {
+    record({ host, now, job }) {
+      if (!job.item) return;
+      new ProfileStore(host.db, host.work).diarizationReplaced(job.item.id);
+      host.work.supersede('attribute-voices', job.item.id, now);
+      host.work.supersede('attribute-words', job.item.id, now);
+    },
+  };
+}
+
+/**
+ * The sherpa-onnx diarize engines (docs/speakers.md "Better models"): the same program and models
+ * on the CPU or with the CUDA provider; they differ in their id, provider, program file and speed.
+ */
+export function sherpaDiarizeAdapter(provider: 'cpu' | 'gpu', program: string, secondsPerMediaSecond: number): EngineAdapter {
+  return {
+    id: `sherpa-onnx-${provider}`,
+    operation: 'diarize',
+    profile: 'production',
+    cost: () => ({ secondsFixed: 3, secondsPerMediaSecond }),
+    fingerprint: (env) => sherpaFingerprint(env.modelsDir),
+    async preflight(env) {
+      const models = sherpaPreflight(env.modelsDir, provider, env.gpu);
+      if (!models.ok) return { ok: false, code: models.code, message: models.message };
+      return ffmpegPreflight();
+    },
+    launch: (job) => ({
+      kind: 'process',
+      command: nodeProgram(program),
+      input: { media: job.inputs.download ?? job.item?.media_path ?? '', modelsDir: job.env.modelsDir },
+    }),
+    commit: () => diarizationCommit(),
+    failure: (_job, failure) => speakerFailure(failure),
+  };
 }

@@ -6,9 +6,8 @@ import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { engineProgram } from '../program-file';
 import { XVECTOR_MODEL_FILES } from '../../speakers/xvector/extractor';
-import { ffmpegPreflight, filesPreflight, speakerFailure } from '../speaker-adapters';
+import { diarizationCommit, ffmpegPreflight, filesPreflight, speakerFailure } from '../speaker-adapters';
 import { sileroVadModel, xvectorModelDir } from '../../speakers/model-paths';
-import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { loadSherpa } from '../../speakers/vad/silero-vad';
 import path from 'node:path';
 
@@ -45,13 +44,6 @@ export const voskXvectorAdapter: EngineAdapter = {
       threshold: job.env.settings['speakers.diarizeThreshold'],
     },
   }),
-  commit: () => ({
-    record({ host, now, job }) {
-      if (!job.item) return;
-      new ProfileStore(host.db, host.work).diarizationReplaced(job.item.id);
-      host.work.supersede('attribute-voices', job.item.id, now);
-      host.work.supersede('attribute-words', job.item.id, now);
-    },
-  }),
+  commit: () => diarizationCommit(),
   failure: (_job, failure) => speakerFailure(failure),
 };
