@@ -5,6 +5,7 @@ import type { RetryPolicy } from './retry-policy';
 import type { LaneGate } from '../gates/chain';
 import type { QuietWindow, WallTimeOf } from '../gates/quiet-hours';
 import type { DiskProbe, DiskThresholds } from '../gates/disk-gate';
+import type { DownloadedMedia } from '../library/repository';
 
 export interface ArbiterConfig {
   lanes: LaneConfig[];
@@ -37,7 +38,10 @@ export type FailureDisposition = 'retry' | 'requeue' | 'fail' | 'exclude';
 export type UnitResult =
   | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string; engineFingerprint?: string;
       /** What channel work was made of (a roll-up's digests): recorded as its output's fingerprint. */
-      inputFingerprint?: string; record?: (now: number) => void }
+      inputFingerprint?: string;
+      /** A download's media facts from its engine's commit (the download recorder writes them). */
+      media?: DownloadedMedia;
+      record?: (now: number) => void }
   | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number; disposition?: FailureDisposition; record?: (now: number) => void }
   /**
    * Not a failure: the unit's inputs changed under it (INPUT_CHANGED), so its work goes back to

@@ -404,7 +404,7 @@ export class Arbiter {
         const usd = result.usd ?? unit.reservedUsd;
         result.record?.(now);
         const bytes = result.bytes ?? unit.reservedBytes;
-        this.outcomes.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, result.inputFingerprint ?? null, now);
+        this.outcomes.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, result.inputFingerprint ?? null, now, result.media ?? null);
         this.recordInRun(() => this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now));
         break;
       }

@@ -152,6 +152,7 @@ export class EngineExecutor {
         outputPath: plan.recordedPath !== undefined ? plan.recordedPath : finals[0] ?? null,
         ...(plan.usd !== undefined ? { usd: plan.usd } : {}),
         ...(rollup ? { inputFingerprint: rollup.fingerprint } : {}),
+        ...(plan.media ? { media: plan.media } : {}),
         ...(plan.record ? { record: (now: number) => plan.record!({ host: this.host, now, job }) } : {}),
       };
       try {
