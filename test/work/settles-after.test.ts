@@ -10,6 +10,12 @@ import { WorkStore } from '../../src-main/work/work-store';
 import { UnitOfWork } from '../../src-main/db/unit-of-work';
 import { LibraryRepository } from '../../src-main/library/repository';
 import { topologicalOrder, CATALOG } from '../../src-shared/catalog/operations';
+import { Host } from '../../src-main/host/host';
+import { VirtualClock } from '../../src-main/system/clock';
+import { Arbiter } from '../../src-main/arbiter/arbiter';
+import { DEFAULT_LANES, defaultBindings } from '../../src-main/arbiter/lanes';
+import { utcWallTime } from '../../src-main/gates/quiet-hours';
+import { explain } from '../../src-main/explain/explain';
 
 const NOW = 10_000;
 let dir: string;
@@ -74,4 +80,22 @@ it('places an order-only predecessor before its follower in the catalog order', 
     { id: 'a', dependsOn: [] },
   ]).map((op) => op.id);
   expect(order).toEqual(['a', 'b']);
+});
+
+it('explains the held words by the voices they wait for', () => {
+  const host = new Host({ databaseFile: path.join(dir, 'explain.sqlite'), clock: new VirtualClock(0) });
+  try {
+    const arbiter = new Arbiter(host, {
+      lanes: Object.values(DEFAULT_LANES).map((l) => ({ ...l })), bindings: defaultBindings(),
+      retry: { maxAttempts: 3, baseS: 30, maxS: 900, jitter: 0 }, disk: null, spendCapUsd: null,
+      spendWindowStart: () => 0, quietHours: [], wallTime: utcWallTime, leaseS: 60, actor: 'test',
+    });
+    host.transaction(() => {
+      host.library.addChannel({ id: 'c1', kind: 'platform', platform: 'youtube', title: 'C', source: 'sim:c1' }, 0);
+      host.library.addItem({ id: 'a', channel_id: 'c1', external_id: 'a', title: 'a', published_at: 10, duration_s: 60, fingerprint: 'a', media_state: 'local' }, 0, ['download', 'transcribe', 'diarize']);
+    });
+    expect(explain(host, arbiter, 'a', 'attribute-words', 0)).toMatchObject({ state: 'blocked', reason: { code: 'BLOCKED_ON', params: { operation: 'attribute-voices' } } });
+  } finally {
+    host.close();
+  }
 });
