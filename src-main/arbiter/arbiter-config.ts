@@ -5,6 +5,7 @@ import type { RetryPolicy } from './retry-policy';
 import type { LaneGate } from '../gates/chain';
 import type { QuietWindow, WallTimeOf } from '../gates/quiet-hours';
 import type { DiskProbe, DiskThresholds } from '../gates/disk-gate';
+import type { DownloadedMedia } from '../library/repository';
 
 export interface ArbiterConfig {
   lanes: LaneConfig[];
@@ -37,8 +38,17 @@ export type FailureDisposition = 'retry' | 'requeue' | 'fail' | 'exclude';
 export type UnitResult =
   | { outcome: 'done'; bytes?: number; usd?: number; outputPath?: string | null; jobId?: string; engineFingerprint?: string;
       /** What channel work was made of (a roll-up's digests): recorded as its output's fingerprint. */
-      inputFingerprint?: string; record?: (now: number) => void }
-  | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number; disposition?: FailureDisposition; record?: (now: number) => void };
+      inputFingerprint?: string;
+      /** A download's media facts from its engine's commit (the download recorder writes them). */
+      media?: DownloadedMedia;
+      record?: (now: number) => void }
+  | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number; disposition?: FailureDisposition; record?: (now: number) => void }
+  /**
+   * Not a failure: the unit's inputs changed under it (INPUT_CHANGED), so its work goes back to
+   * being derived and runs again with the new ones; no attempt counted, nothing recorded as failed
+   * (docs/architecture.md "Requeued units").
+   */
+  | { outcome: 'requeued'; code: string; params?: Record<string, unknown>; diagnostic?: string };
 
 /** What a completion changed, for the notices: work deferred as failed after its last attempt. */
 export interface Completion {

@@ -398,19 +398,38 @@ export class Arbiter {
     }
     // A committed item output clears the claimed flag in the same write (WorkStore.recordOutput).
     if (result.outcome !== 'done' || operationSpec(unit.operation).scope === 'channel' || unit.operation === 'download') this.host.work.setClaimed(unit.operation, unit.itemId, false);
-    const usd = result.usd ?? (result.outcome === 'done' ? unit.reservedUsd : 0);
     let failedTerminally = false;
-    result.record?.(now);
-    if (result.outcome === 'done') {
-      const bytes = result.bytes ?? unit.reservedBytes;
-      this.outcomes.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, result.inputFingerprint ?? null, now);
-      this.recordInRun(() => this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now));
-    } else {
-      failedTerminally = this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
-      this.recordInRun(() => {
-        this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
-        this.runs.log(unit.runId, now, 'warn', `${unit.operation} of ${unit.itemId} failed: ${result.code}`);
-      });
+    switch (result.outcome) {
+      case 'done': {
+        const usd = result.usd ?? unit.reservedUsd;
+        result.record?.(now);
+        const bytes = result.bytes ?? unit.reservedBytes;
+        this.outcomes.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, result.inputFingerprint ?? null, now, result.media ?? null);
+        this.recordInRun(() => this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now));
+        break;
+      }
+      case 'failed': {
+        const usd = result.usd ?? 0;
+        result.record?.(now);
+        failedTerminally = this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
+        this.recordInRun(() => {
+          this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
+          this.runs.log(unit.runId, now, 'warn', `${unit.operation} of ${unit.itemId} failed: ${result.code}`);
+        });
+        break;
+      }
+      case 'requeued':
+        // Derived again from what is there now: it runs again with its new inputs, no attempt counted.
+        this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, 'requeue', now);
+        this.recordInRun(() => {
+          this.runs.recordUnit(unit.runId, 'requeued', 0, 0, unit.lane, now);
+          this.runs.log(unit.runId, now, 'info', `${unit.operation} of ${unit.itemId} requeued: ${result.code} (its inputs changed while it ran; it runs again with the new ones)`);
+        });
+        break;
+      default: {
+        const never: never = result;
+        throw new Error(`unhandled unit outcome ${JSON.stringify(never)}`);
+      }
     }
     this.slots.unitEnded(unit, now);
     return { failedTerminally };

@@ -7,7 +7,8 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import type { RunTrigger } from '../../src-shared/runs/trigger';
 
 export type { RunTrigger };
-export type UnitOutcome = 'done' | 'failed' | 'interrupted';
+/** `requeued`: a unit whose inputs changed under it; neither done nor failed, it runs again. */
+export type UnitOutcome = 'done' | 'failed' | 'interrupted' | 'requeued';
 
 export interface OpenRun {
   operation: string;
@@ -93,7 +94,8 @@ export class RunWriter {
       if (outcome === 'failed') totals.failed++;
       totals.bytes += bytes;
       totals.usd += usd;
-      totals.dirty = true;
+      // A requeued unit changes no total: the run neither did nor failed it (its log line says so).
+      if (outcome !== 'requeued') totals.dirty = true;
       if (!this.db.inTransaction) this.writeTotals();
     }
     if (usd > 0) this.q.spend.run(runId, lane, t, usd);

@@ -8,11 +8,12 @@ import type { FailureDisposition } from './arbiter-config';
 import type { DueTimes } from './due-times';
 import type { RunningUnit } from './slot-table';
 import type { OperationId } from '../../src-shared/catalog/operations';
+import type { DownloadedMedia } from '../library/repository';
 
 export class UnitOutcomes {
   constructor(private readonly host: Host, private readonly due: DueTimes, private readonly retry: () => RetryPolicy) {}
 
-  commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, engine: string | null, inputFingerprint: string | null, now: number): void {
+  commitOutput(unit: RunningUnit, outputPath: string | null, bytes: number, jobId: string | null, engine: string | null, inputFingerprint: string | null, now: number, media: DownloadedMedia | null = null): void {
     switch (unit.operation) {
       case 'sync':
         this.host.library.markSynced(unit.channelId, now, unit.startedAt);
@@ -22,8 +23,10 @@ export class UnitOutcomes {
         this.host.work.recordChannelOutput(unit.operation, unit.channelId, { path: outputPath, bytes, jobId, engine, inputFingerprint }, now);
         return;
       case 'download':
+        // The download recorder: the work row's output, then the item's media columns, each written
+        // once per commit (the engine's commit gives the file's facts as data, never writes them).
         this.host.work.recordMediaOutput(unit.itemId, { path: outputPath, bytes, jobId, engine });
-        this.host.library.markMediaLocal(unit.itemId, outputPath, bytes, now);
+        this.host.library.markDownloaded(unit.itemId, media ?? { mediaPath: outputPath, sizeBytes: bytes, mtimeMs: null, fingerprint: null }, now);
         return;
       case 'transcribe':
       case 'diarize':

@@ -87,8 +87,8 @@ export async function downloadCommit(job: JobContext, outcome: EngineSuccess): P
     finals: [final],
     recordedPath: final,
     bytes: stat.size,
+    media: { mediaPath: final, sizeBytes: stat.size, mtimeMs: stat.mtimeMs, fingerprint },
     record: (ctx) => {
-      ctx.host.library.markDownloaded(item.id, { mediaPath: final, sizeBytes: stat.size, mtimeMs: stat.mtimeMs, fingerprint }, ctx.now);
       acquisitionFor(job.env.dataDir).downloaded(key, stat.size, item.id, ctx.now);
       fs.rmSync(partials, { recursive: true, force: true });
     },

@@ -5,7 +5,7 @@ import type { Lane, OperationId } from '../../src-shared/catalog/operations';
 import type { SettingsValues } from '../../src-shared/settings/settings-schema';
 import type { EngineOutput } from '../../src-shared/protocol/engine-lines';
 import type { Host } from '../host/host';
-import type { ChannelRecord, ItemRecord } from '../library/repository';
+import type { ChannelRecord, DownloadedMedia, ItemRecord } from '../library/repository';
 import type { GpuReport } from '../gates/gpu';
 import type { Preflight } from '../arbiter/lanes';
 import type { EngineCommand, EngineOutcome, EngineSuccess } from './runner';
@@ -95,6 +95,11 @@ export interface CommitPlan {
   bytes?: number;
   /** Money spent by this unit (remote engines); default: the cost model's expectation. */
   usd?: number;
+  /**
+   * A download's media facts (size, mtime, content fingerprint): data the download recorder writes
+   * on the item, never a write of the adapter's own (docs/architecture.md "One writer per column").
+   */
+  media?: DownloadedMedia;
   /** Extra writes in the same transaction as the output's record (items from a listing, search rows...). */
   record?(ctx: CommitContext): void;
 }

@@ -152,6 +152,7 @@ export class EngineExecutor {
         outputPath: plan.recordedPath !== undefined ? plan.recordedPath : finals[0] ?? null,
         ...(plan.usd !== undefined ? { usd: plan.usd } : {}),
         ...(rollup ? { inputFingerprint: rollup.fingerprint } : {}),
+        ...(plan.media ? { media: plan.media } : {}),
         ...(plan.record ? { record: (now: number) => plan.record!({ host: this.host, now, job }) } : {}),
       };
       try {
@@ -163,9 +164,15 @@ export class EngineExecutor {
         // the old state was restored. A move that failed is this unit's failure.
         if ((e as Error).message !== 'claim lapsed' && !this.stopping) {
           const code = storageErrorCode(e) ?? (isBacklotError(e) ? e.code : 'OUTPUT_COMMIT_FAILED');
-          // A full disk, or an input that changed under the job: not the item's fault, no attempt counted.
-          const requeue = code === 'DISK_FULL' || code === 'INPUT_CHANGED';
-          this.fail(unit, { outcome: 'failed', code, params: isBacklotError(e) ? e.params : {}, diagnostic: String(e), disposition: requeue ? 'requeue' : 'retry' });
+          const params = isBacklotError(e) ? e.params : {};
+          // The record refused because an input changed under the job: the one settlement of this
+          // unit is "requeued" (the refused one was rolled back whole), never a failure.
+          if (code === 'INPUT_CHANGED') {
+            if (!this.stopping) this.hooks.complete(unit, { outcome: 'requeued', code, params, diagnostic: String(e) });
+            return;
+          }
+          // A full disk: not the item's fault, no attempt counted.
+          this.fail(unit, { outcome: 'failed', code, params, diagnostic: String(e), disposition: code === 'DISK_FULL' ? 'requeue' : 'retry' });
         }
       }
     } finally {

@@ -7,10 +7,10 @@ import type { Arbiter } from '../arbiter/arbiter';
 import type { CompiledNode } from '../arbiter/compile-tree';
 import type { Candidate } from '../arbiter/candidates';
 import { isFull } from '../arbiter/select';
-import { itemDependencies, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
+import { itemDependencies, itemSettlesAfter, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
 import { assertNever, type WorkState } from '../../src-shared/states/states';
 import { BacklotError } from '../../src-shared/errors';
-import type { WorkRow } from '../work/work-store';
+import { isStillToRun, type WorkRow } from '../work/work-store';
 
 export interface Explanation {
   item: string;
@@ -41,7 +41,9 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
     case 'missing-input':
       return missingInputReason(host, row);
     case 'blocked': {
-      const dep = itemDependencies(operationSpec(row.operation)).find((d) => host.work.row(d, row.item_id)?.state !== 'done');
+      const spec = operationSpec(row.operation);
+      const dep = itemDependencies(spec).find((d) => host.work.row(d, row.item_id)?.state !== 'done')
+        ?? itemSettlesAfter(spec).find((d) => isStillToRun(host.work.row(d, row.item_id)?.state));
       return { code: 'BLOCKED_ON', params: { operation: dep ?? null } };
     }
     case 'deferred':

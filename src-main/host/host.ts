@@ -24,6 +24,8 @@ export interface HostOptions {
   durable?: boolean;
   /** The operations whose work is derived (default: the catalog); the simulator names the design's seven. */
   operations?: readonly OperationId[];
+  /** false in the simulator: the catalog's order-only waits (settlesAfter) are not derived (WorkStoreOptions). */
+  settleOrder?: boolean;
 }
 
 export class Host {
@@ -42,7 +44,7 @@ export class Host {
     this.clock = options.clock ?? wallClock;
     this.db = openDatabase(options.databaseFile, { durable: options.durable });
     this.uow = new UnitOfWork(this.db);
-    this.work = new WorkStore(this.uow, { operations: options.operations });
+    this.work = new WorkStore(this.uow, { operations: options.operations, ...(options.settleOrder === undefined ? {} : { settleOrder: options.settleOrder }) });
     this.library = new LibraryRepository(this.db, this.work);
     this.backfillWork();
     this.backfillChannelWork();

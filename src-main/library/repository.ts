@@ -72,6 +72,14 @@ export interface NewChannel {
 export type NewItem = Omit<ItemRecord, 'size_bytes' | 'mtime_ms' | 'media_path' | 'fingerprint' | 'duration_s'> &
   Partial<Pick<ItemRecord, 'size_bytes' | 'mtime_ms' | 'media_path' | 'fingerprint' | 'duration_s'>>;
 
+/** What a committed download says about an item's media file (null: not known, the stored value stays). */
+export interface DownloadedMedia {
+  mediaPath: string | null;
+  sizeBytes: number;
+  mtimeMs: number | null;
+  fingerprint: string | null;
+}
+
 export class LibraryRepository {
   private readonly q;
   /** When a sync was last asked for, per channel, until a sync that began after it ends (see markSynced). */
@@ -97,7 +105,9 @@ export class LibraryRepository {
       setListed: db.prepare(`UPDATE items SET title = @title, published_at = @published_at, duration_s = COALESCE(@duration_s, duration_s), url = @url,
                                description = @description, image_url = @image_url, enclosure_type = @enclosure_type,
                                enclosure_length = @enclosure_length, live_status = @live_status, listed_at = @listed_at WHERE id = @id`),
-      setDownloaded: db.prepare("UPDATE items SET media_state = 'local', media_path = ?, size_bytes = ?, mtime_ms = ?, fingerprint = ? WHERE id = ?"),
+      // A download's facts; an engine that gave no content fingerprint (the test engine) keeps the known one.
+      setDownloaded: db.prepare(`UPDATE items SET media_state = 'local', media_path = ?, size_bytes = ?, mtime_ms = COALESCE(?, mtime_ms),
+        fingerprint = COALESCE(?, fingerprint) WHERE id = ?`),
       setRemoved: db.prepare('UPDATE channels SET removed_at = ? WHERE id = ?'),
     };
   }
@@ -158,12 +168,6 @@ export class LibraryRepository {
     this.work.recomputeItem(itemId, now);
   }
 
-  /** The item's media is now local (a download committed it, or a folder scan found it). */
-  markMediaLocal(itemId: string, mediaPath: string | null, sizeBytes: number | null, now: number): void {
-    this.q.setMedia.run('local', mediaPath, sizeBytes, itemId);
-    this.work.recomputeItem(itemId, now);
-  }
-
   /** A folder file changed or came back: new content fingerprint, so derived outputs go stale. */
   updateFile(itemId: string, file: { fingerprint: string; sizeBytes: number; mtimeMs: number; durationS: number | null; mediaPath: string }, now: number): void {
     this.q.setFile.run(file.fingerprint, file.sizeBytes, file.mtimeMs, file.durationS, 'local', file.mediaPath, itemId);
@@ -184,8 +188,11 @@ export class LibraryRepository {
     return { item: this.item(itemId)!, added: !existing };
   }
 
-  /** A download committed the item's media: its path, size and content fingerprint. */
-  markDownloaded(itemId: string, file: { mediaPath: string; sizeBytes: number; mtimeMs: number; fingerprint: string }, now: number): void {
+  /**
+   * A download committed the item's media: its path, size and content fingerprint. The one writer
+   * of an item's media columns at a download's commit (the download recorder, arbiter/unit-outcomes.ts).
+   */
+  markDownloaded(itemId: string, file: DownloadedMedia, now: number): void {
     this.q.setDownloaded.run(file.mediaPath, file.sizeBytes, file.mtimeMs, file.fingerprint, itemId);
     this.work.recomputeItem(itemId, now);
   }

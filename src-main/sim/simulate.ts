@@ -173,7 +173,7 @@ class Simulation {
   }
 
   private boot(first: boolean): void {
-    this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false, operations: SCENARIO_OPERATION_IDS });
+    this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false, operations: SCENARIO_OPERATION_IDS, settleOrder: false });
     this.arbiter = new Arbiter(this.host, this.config);
     if (first) {
       this.host.transaction(() => this.seed());

@@ -4,7 +4,7 @@
 import type { Db } from '../db/connection';
 import type { UnitOfWork } from '../db/unit-of-work';
 import {
-  CATALOG, ITEM_OPERATIONS, itemDependencies, itemDependents, operationSpec,
+  CATALOG, ITEM_OPERATIONS, itemDependencies, itemDependents, itemSettlesAfter, operationSpec,
   type OperationId, type OperationSpec,
 } from '../../src-shared/catalog/operations';
 import {
@@ -102,6 +102,11 @@ const SUPERSEDED = '~';
  */
 export const CHANNEL_WORK_PUBLISHED_AT = -Number.MAX_VALUE;
 
+/** Work that will still run without anyone asking: reachable, running or waiting on its inputs. */
+export function isStillToRun(state: WorkState | undefined): boolean {
+  return state === 'missing' || state === 'stale' || state === 'blocked';
+}
+
 export function expectedFingerprint(operationFingerprint: string, inputFingerprint: string | null): string {
   return `${operationFingerprint}:${inputFingerprint ?? ''}`;
 }
@@ -121,6 +126,12 @@ export interface WorkStoreOptions {
    * the design's seven, so an operation added later (channel-digest) changes no scenario.
    */
   operations?: readonly OperationId[];
+  /**
+   * Whether an operation waits for its `settlesAfter` work still to run (default true). The
+   * simulator turns it off: the scenario contract (spec/scenario.md) keeps the design's
+   * dependencies, so every scenario gives the same output as before the order existed.
+   */
+  settleOrder?: boolean;
 }
 
 export class WorkStore {
@@ -140,10 +151,12 @@ export class WorkStore {
   private readonly q;
 
   private readonly db: Db;
+  private readonly settleOrder: boolean;
 
   constructor(uow: UnitOfWork, options: WorkStoreOptions = {}) {
     const db = uow.db;
     this.db = db;
+    this.settleOrder = options.settleOrder ?? true;
     const derived = new Set<OperationId>(options.operations ?? CATALOG.map((op) => op.id));
     this.channelOps = CATALOG.filter((op) => op.scope === 'channel' && derived.has(op.id));
     this.rollups = derived.has('channel-digest') ? new RollupQueries(db) : null;
@@ -378,6 +391,8 @@ export class WorkStore {
         inputGone: item.removed_at !== null || (op.writesMedia && item.media_state === 'gone' && !redownload),
       };
       const deps = itemDependencies(op).map((d) => states.get(d) ?? 'blocked');
+      // Work this one settles after, still to run (running work counts as missing): wait for it.
+      if (this.settleOrder && itemSettlesAfter(op).some((d) => isStillToRun(states.get(d)))) deps.push('blocked');
       const state = deriveState(facts, deps, now);
       states.set(op.id, state);
       this.writeState(row, state, now, patched ? writePatched : null);

@@ -35,6 +35,12 @@ export interface OperationSpec {
   id: OperationId;
   scope: 'channel' | 'item';
   dependsOn: OperationId[];
+  /**
+   * Item operations this one is not started before while they are still to run (missing or stale,
+   * running included): an order, not a need. Once such work is done, deferred or cannot run, this
+   * one goes ahead (docs/architecture.md "Settles after").
+   */
+  settlesAfter?: OperationId[];
   engines: EngineSpec[];
   /** Writes media bytes to the library volume: the disk gate holds it. Sidecars never are. */
   writesMedia: boolean;
@@ -81,7 +87,9 @@ export const OPERATIONS: readonly OperationSpec[] = [
     engines: [{ id: 'voiceprint-match', lane: lane('cpu') }],
   },
   {
-    id: 'attribute-words', scope: 'item', dependsOn: ['transcribe', 'diarize'], writesMedia: false,
+    // After the voices: a words job built on the cluster map an attribute-voices commit is about to
+    // replace would only be refused at its commit (INPUT_CHANGED) and done again.
+    id: 'attribute-words', scope: 'item', dependsOn: ['transcribe', 'diarize'], settlesAfter: ['attribute-voices'], writesMedia: false,
     engines: [{ id: 'word-turn-merge', lane: lane('cpu') }],
   },
   {
@@ -110,7 +118,7 @@ export function isOperationId(value: unknown): value is OperationId {
  * operation, so declaration order breaks ties. A cycle or an unknown dependency is refused with
  * the operations named.
  */
-export function topologicalOrder<T extends { id: string; dependsOn: readonly string[] }>(ops: readonly T[]): T[] {
+export function topologicalOrder<T extends { id: string; dependsOn: readonly string[]; settlesAfter?: readonly string[] }>(ops: readonly T[]): T[] {
   const byId = new Map(ops.map((op) => [op.id, op]));
   for (const op of ops) {
     for (const dep of op.dependsOn) {
@@ -122,7 +130,8 @@ export function topologicalOrder<T extends { id: string; dependsOn: readonly str
   const done = new Set<string>();
   const out: T[] = [];
   while (out.length < ops.length) {
-    const next = ops.find((op) => !done.has(op.id) && op.dependsOn.every((d) => done.has(d)));
+    // An order-only predecessor comes first too, so a derivation pass in this order sees its state.
+    const next = ops.find((op) => !done.has(op.id) && op.dependsOn.every((d) => done.has(d)) && (op.settlesAfter ?? []).every((d) => done.has(d) || !byId.has(d)));
     if (!next) {
       const stuck = ops.filter((op) => !done.has(op.id)).map((op) => op.id);
       throw new BacklotError('CATALOG_CYCLE', `The operation catalog has a dependency cycle among: ${stuck.join(', ')}.`, { operations: stuck });
@@ -165,6 +174,11 @@ const ITEM_DEPENDENTS = new Map<string, OperationId[]>(CATALOG.map((op) => {
 
 export function itemDependents(op: OperationId): readonly OperationId[] {
   return ITEM_DEPENDENTS.get(op) ?? [];
+}
+
+/** Item operations `op` waits for while they are still to run (an order only: OperationSpec.settlesAfter). */
+export function itemSettlesAfter(op: OperationSpec): readonly OperationId[] {
+  return op.settlesAfter ?? [];
 }
 
 export function itemDependencies(op: OperationSpec): OperationId[] {

@@ -3,6 +3,7 @@
 // served file, its item's media path and fingerprint set and its download `done`.
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, createLibrary, dispatchingApp, downloadStates, makeSpeech, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost } from './fixtures';
 
@@ -20,6 +21,13 @@ describe('a feed from add to media on disk', () => {
       pubDate: `Mon, 0${i + 1} Jan 2024 10:00:00 GMT`,
     })))));
     const data = createLibrary(tempDir('data'));
+    // One writer per column (docs/architecture.md "One writer per column"): each download's commit
+    // writes its item's media columns once (the download recorder), not once per layer.
+    const watch = new Database(path.join(data, 'backlot.sqlite'));
+    watch.exec(`CREATE TABLE test_media_writes (item_id TEXT NOT NULL);
+      CREATE TRIGGER test_media_writes AFTER UPDATE OF media_state, media_path, size_bytes ON items WHEN NEW.media_state = 'local'
+      BEGIN INSERT INTO test_media_writes VALUES (NEW.id); END;`);
+    watch.close();
     try {
       for (const [k, v] of [['politeness.minIntervalS', '0'], ['diskGate.shutBelowBytes', '0'], ['diskGate.drainingBelowBytes', '0']]) {
         expect((await cli(['settings', 'set', k, v, '--data', data])).code).toBe(0);
@@ -50,6 +58,8 @@ describe('a feed from add to media on disk', () => {
           expect(item.duration_s).toBe(i + 1);
           expect(item.enclosure_length).toBe(bodies[i].length);
         });
+        const writes = app.host.db.prepare('SELECT item_id, COUNT(*) AS n FROM test_media_writes GROUP BY item_id').all() as { item_id: string; n: number }[];
+        expect(writes.map((w) => w.n)).toEqual([1, 1, 1]);
         expect(fs.existsSync(path.join(data, '.backlot-partials')) ? fs.readdirSync(path.join(data, '.backlot-partials')) : []).toEqual([]);
       } finally {
         await app.close();

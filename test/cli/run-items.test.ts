@@ -37,7 +37,7 @@ describe('backlot run', () => {
     expect(new Set(itemUnits.map((u) => u.unit.title))).toEqual(new Set(['first talk', 'second talk']));
     expect(units.filter((u) => u.unit.operation === 'channel-digest').length).toBeGreaterThanOrEqual(1);
     expect(units.every((u) => u.unit.outcome === 'done')).toBe(true);
-    expect(lines.at(-1)).toEqual({ units: units.length, failed: 0, held: [], preflight: [] });
+    expect(lines.at(-1)).toEqual({ units: units.length, failed: 0, requeued: 0, held: [], preflight: [] });
 
     const items = JSON.parse(backlot('items', '--data', data, '--json').stdout) as { items: { title: string; channel: string; mediaPath: string; durationS: number; publishedAt: number; states: Record<string, string> }[] };
     expect(items.items.map((i) => i.title).sort()).toEqual(['first talk', 'second talk']);

@@ -80,6 +80,23 @@ describe('engine workers', () => {
     expect(pool.count('k')).toBe(0);
   });
 
+  it('stop a job the way a one-shot engine is stopped: SIGTERM, then SIGKILL after the grace', async () => {
+    const pool = new EngineWorkers();
+    pools.push(pool);
+    const cmd = nodeProgram(PROGRAM);
+    const polite = new AbortController();
+    const ended = await pool.run('k', cmd, job(1, { hang: true }), { signal: polite.signal, onLog: () => polite.abort() });
+    expect(ended).toMatchObject({ ok: false, code: 'ENGINE_CANCELLED' });
+    if (!ended.ok) expect(ended.diagnostic).toContain('engine ended by SIGTERM');
+    const deaf = new AbortController();
+    const killed = await pool.run('k', cmd, job(2, { ignoreTerm: true }), {
+      signal: deaf.signal, killGraceMs: 200, onLog: (l) => { if (l.text === 'deaf to SIGTERM') deaf.abort(); },
+    });
+    expect(killed).toMatchObject({ ok: false, code: 'ENGINE_CANCELLED' });
+    if (!killed.ok) expect(killed.diagnostic).toContain('engine ended by SIGKILL');
+    expect(pool.count('k')).toBe(0);
+  });
+
   it('run the same program once per job without keepAlive (the process kind), exiting after its answer', async () => {
     const outcome = await runEngine(nodeProgram(PROGRAM), job(1, { text: 'once' }));
     expect(outcome.ok).toBe(true);

@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   addFolder, allDone, backlot, killAll, makeMediaFolder, openDb, removeTempDirs, serve, tempDir, until, type Served, type Snapshot,
 } from './fixtures/host';
+import { downloadsDone, expectDownloadsIntact, gatedFeedLibrary } from './fixtures/feed';
 
 const mounts: string[] = [];
 afterEach(() => killAll());
@@ -126,5 +127,40 @@ describe('a full disk', () => {
     const snap = await runToEnd(s);
     expect(allDone(snap)).toBe(true);
     expect(await s.stop()).toBe(0);
+  });
+});
+
+// The same full disk met by the production engines' own commit path (issue 18 §1): a feed synced
+// by the feed engine and downloaded by the http engine into the library on the small disk, the disk
+// filled while the first download is in flight. The downloads wait, resume once space returns, and
+// each ends on disk byte-identical, its item's media written once by its one commit, nothing left.
+describe('a full disk with the production engines', () => {
+  it('while a production download runs: not counted as a failure; resumed and committed once when space returns', { timeout: 300_000 }, async () => {
+    const disk = smallDisk(24);
+    const lib = await gatedFeedLibrary(path.join(disk, 'data'), [['diskFull.resumeAboveBytes', String(1024 * 1024)]]);
+    try {
+      const s = await serve(lib.data, { engines: 'production' });
+      await until('a download in flight', () => (lib.downloading() ? true : undefined), 60_000, 20);
+      const filler = fill(disk);
+      lib.open();
+      const db = openDb(lib.data);
+      // Met either by the host's own write (every lane held) or by the engine's (a run that says DISK_FULL).
+      await until('the full disk met', async () => {
+        if ((await lanes(s)).some((l) => l.hold?.code === 'DISK_FULL')) return true;
+        return (db.prepare("SELECT COUNT(*) FROM runs WHERE reason_code = 'DISK_FULL'").pluck().get() as number) > 0 ? true : undefined;
+      }, 60_000, 50);
+      db.close();
+      expect(s.proc.exitCode).toBeNull();
+      fs.rmSync(filler);
+      await until('every download done', () => (downloadsDone(lib.data) ? true : undefined), 120_000, 100);
+      await until('no claim left', () => {
+        const d = openDb(lib.data);
+        try { return (d.prepare('SELECT COUNT(*) FROM claims').pluck().get() as number) === 0 ? true : undefined; } finally { d.close(); }
+      }, 60_000, 50);
+      expect(await s.stop()).toBe(0);
+      expectDownloadsIntact(lib);
+    } finally {
+      await lib.server.close();
+    }
   });
 });

@@ -32,7 +32,7 @@ beforeAll(async () => {
   const host = new Host({ databaseFile: lib.databaseFile });
   itemWithMedia = host.library.itemsOfChannel(host.library.channels()[0].id)[0].id;
   itemWithout = host.library.itemsOfChannel(host.library.channels()[0].id)[1].id;
-  host.transaction(() => host.library.markMediaLocal(itemWithMedia, file, size, host.now()));
+  host.transaction(() => host.library.markDownloaded(itemWithMedia, { mediaPath: file, sizeBytes: size, mtimeMs: null, fingerprint: null }, host.now()));
   host.close();
   app = await startHeadlessApp({ dataDir: lib.dataDir, port: 0, token: TOKEN, dispatch: false }, openApp);
   base = `http://127.0.0.1:${app.server.port}`;

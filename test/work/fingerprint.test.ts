@@ -16,7 +16,7 @@ it('makes outputs stale when their operation fingerprint changes, and keeps that
   let host = new Host({ databaseFile: file });
   host.transaction(() => {
     host.library.addChannel({ id: 'c', kind: 'platform', platform: 'youtube', title: 'C', source: 'sim:c' }, 0);
-    host.library.addItem({ id: 'a', channel_id: 'c', external_id: 'a', title: 'A', published_at: 0, duration_s: 60, fingerprint: 'fa', media_state: 'local' }, 0, ['download', 'transcribe', 'diarize']);
+    host.library.addItem({ id: 'a', channel_id: 'c', external_id: 'a', title: 'A', published_at: 0, duration_s: 60, fingerprint: 'fa', media_state: 'local' }, 0, ['download', 'transcribe', 'diarize', 'attribute-voices']);
     host.library.addItem({ id: 'b', channel_id: 'c', external_id: 'b', title: 'B', published_at: 0, duration_s: 60, fingerprint: 'fb', media_state: 'local' }, 0, ['download']);
   });
   expect(host.work.row('transcribe', 'a')!.state).toBe('done');
@@ -24,6 +24,7 @@ it('makes outputs stale when their operation fingerprint changes, and keeps that
   host.transaction(() => host.work.setOperationFingerprint('transcribe', 'whisper-large-v3', 10));
   expect(host.work.row('transcribe', 'a')!.state).toBe('stale');
   expect(host.work.row('diarize', 'a')!.state).toBe('done');
+  expect(host.work.row('attribute-voices', 'a')!.state).toBe('done');
   expect(host.work.row('transcribe', 'b')!.state).toBe('missing');
   // attribute-words waits for the transcript it depends on to be redone.
   expect(host.work.row('attribute-words', 'a')!.state).toBe('blocked');

@@ -46,11 +46,13 @@ export const runCommand: Command = {
     }
     // An error nothing else caught closes the app (open runs interrupted) before the process exits.
     const forgetFatalStop = onFatalStop(() => app.close());
-    const counts = { units: 0, failed: 0 };
+    // Requeued units (their inputs changed while they ran) are counted apart: they are no failure.
+    const counts = { units: 0, failed: 0, requeued: 0 };
     const bar = !json && process.stdout.isTTY ? new RunProgressLine(process.stdout) : null;
     const offEnded = app.dispatcher.onUnitEnded((e) => {
       counts.units++;
       if (e.result.outcome === 'failed') counts.failed++;
+      if (e.result.outcome === 'requeued') counts.requeued++;
       bar?.clear();
       process.stdout.write(`${json ? JSON.stringify(unitJson(app, e)) : unitText(app, e)}\n`);
       bar?.draw(counts.units, reachableTotal(app), app.dispatcher.running().length);
@@ -71,7 +73,7 @@ export const runCommand: Command = {
     stop.dispose();
     bar?.clear();
     const now = app.host.now();
-    const summary = { units: counts.units, failed: counts.failed, ...idleSummary(app.dispatcher.arbiter, reachableByOperation(app), now) };
+    const summary = { units: counts.units, failed: counts.failed, requeued: counts.requeued, ...idleSummary(app.dispatcher.arbiter, reachableByOperation(app), now) };
     await app.close();
     forgetFatalStop();
     if (json) {
@@ -80,7 +82,7 @@ export const runCommand: Command = {
       const held = summary.held.map((h) => `${h.lane} held (${h.code})`);
       const preflight = summary.preflight.map((p) => `${p.lane} cannot start (${p.code})`);
       const ended = ending === 'idle' ? 'Nothing more can run now' : ending === 'timeout' ? `Stopped after ${timeoutS} s` : 'Stopped';
-      process.stdout.write(`${ended}: ${summary.units} ${summary.units === 1 ? 'unit' : 'units'} finished, ${summary.failed} failed.${[...held, ...preflight].length > 0 ? ` ${[...held, ...preflight].join('; ')}.` : ''}\n`);
+      process.stdout.write(`${ended}: ${summary.units} ${summary.units === 1 ? 'unit' : 'units'} finished, ${summary.failed} failed${summary.requeued > 0 ? `, ${summary.requeued} requeued (inputs changed; run again)` : ''}.${[...held, ...preflight].length > 0 ? ` ${[...held, ...preflight].join('; ')}.` : ''}\n`);
     }
     return ending === 'timeout' ? 1 : 0;
   },
@@ -93,7 +95,7 @@ function nameOf(app: BacklotApp, e: UnitEnded): string {
 
 function unitText(app: BacklotApp, e: UnitEnded): string {
   const seconds = (e.endedAt - e.unit.startedAt).toFixed(1);
-  const outcome = e.result.outcome === 'done' ? 'done  ' : `failed ${e.result.code}`;
+  const outcome = e.result.outcome === 'done' ? 'done  ' : `${e.result.outcome} ${e.result.code}`;
   return `${outcome.padEnd(8)} ${e.unit.operation.padEnd(16)} ${nameOf(app, e)}  (${e.unit.lane}, ${seconds} s)`;
 }
 
@@ -101,7 +103,7 @@ function unitJson(app: BacklotApp, e: UnitEnded): Record<string, unknown> {
   return {
     unit: {
       operation: e.unit.operation, item: e.unit.itemId, channel: e.unit.channelId, title: nameOf(app, e), lane: e.unit.lane,
-      run: e.unit.runId, outcome: e.result.outcome, ...(e.result.outcome === 'failed' ? { code: e.result.code } : {}),
+      run: e.unit.runId, outcome: e.result.outcome, ...(e.result.outcome !== 'done' ? { code: e.result.code } : {}),
       seconds: Number((e.endedAt - e.unit.startedAt).toFixed(3)),
     },
   };

@@ -1,0 +1,54 @@
+// A unit whose inputs changed under it (INPUT_CHANGED) settles as requeued (docs/architecture.md
+// "Requeued units"): its claim is released, its work derived again with no attempt counted, and
+// its run counts it neither done nor failed, so the run stays succeeded without "1 item failed".
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { Host } from '../../src-main/host/host';
+import { VirtualClock } from '../../src-main/system/clock';
+import { Arbiter, type RunningUnit } from '../../src-main/arbiter/arbiter';
+import { DEFAULT_LANES, defaultBindings } from '../../src-main/arbiter/lanes';
+import { utcWallTime } from '../../src-main/gates/quiet-hours';
+
+const dirs: string[] = [];
+afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true }); });
+
+it('releases a requeued unit, counts no attempt and no failure, and picks it again', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-requeued-'));
+  dirs.push(dir);
+  const host = new Host({ databaseFile: path.join(dir, 'b.sqlite'), clock: new VirtualClock(0) });
+  const arbiter = new Arbiter(host, {
+    lanes: Object.values(DEFAULT_LANES).map((l) => ({ ...l })), bindings: defaultBindings(),
+    retry: { maxAttempts: 3, baseS: 30, maxS: 900, jitter: 0 }, disk: null, spendCapUsd: null,
+    spendWindowStart: () => 0, quietHours: [], wallTime: utcWallTime, leaseS: 60, actor: 'test',
+  });
+  const started: RunningUnit[] = [];
+  host.transaction(() => {
+    host.library.addChannel({ id: 'c1', kind: 'platform', platform: 'youtube', title: 'C', source: 'sim:c1' }, 0);
+    host.library.addItem({ id: 'a', channel_id: 'c1', external_id: 'a', title: 'a', published_at: 10, duration_s: 60, fingerprint: 'a', media_state: 'local' }, 0, ['download']);
+    arbiter.setTree({ id: 'root', children: [{ id: 'gpu-work', match: { operation: 'transcribe' } }] }, 0);
+    started.push(...arbiter.fill(0));
+  });
+  expect(started.map((u) => `${u.operation} ${u.itemId}`)).toEqual(['transcribe a']);
+  const first = started[0];
+  host.transaction(() => {
+    const completion = arbiter.complete(first, { outcome: 'requeued', code: 'INPUT_CHANGED', params: { item: 'a' } }, 5);
+    expect(completion.failedTerminally).toBe(false);
+  });
+  expect(host.work.row('transcribe', 'a')).toMatchObject({ state: 'missing', ready: 1, claimed: 0, attempts: 0, deferral_kind: null });
+  expect(host.db.prepare('SELECT COUNT(*) AS n FROM claims').get()).toEqual({ n: 0 });
+  const logs = host.db.prepare('SELECT level, text FROM run_logs WHERE run_id = ?').all(first.runId) as { level: string; text: string }[];
+  expect(logs).toEqual([{ level: 'info', text: 'transcribe of a requeued: INPUT_CHANGED (its inputs changed while it ran; it runs again with the new ones)' }]);
+
+  // Picked again on the same slot (the stretch continues), then done: the run closes succeeded, 1 done, 0 failed.
+  host.transaction(() => { started.push(...arbiter.fill(6)); });
+  expect(started.map((u) => `${u.operation} ${u.itemId}`)).toEqual(['transcribe a', 'transcribe a']);
+  host.transaction(() => {
+    arbiter.complete(started[1], { outcome: 'done' }, 9);
+    arbiter.fill(9);
+  });
+  const runs = host.db.prepare('SELECT outcome, reason_code, items_done, items_failed FROM runs WHERE operation = ? ORDER BY id').all('transcribe');
+  expect(runs.at(-1)).toEqual({ outcome: 'succeeded', reason_code: null, items_done: 1, items_failed: 0 });
+  host.close();
+});
