@@ -61,6 +61,8 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
 function missingInputReason(host: Host, row: WorkRow): Reason {
   const removed = host.library.channel(row.channel_id)?.removed_at ?? null;
   if (removed !== null) return { code: 'SOURCE_GONE', params: { channel: row.channel_id } };
+  const item = host.library.item(row.item_id);
+  if (item && item.url === null && item.media_state !== 'gone' && host.library.channel(row.channel_id)?.kind === 'feed') return { code: 'NO_MEDIA', params: {} };
   return { code: 'MEDIA_GONE', params: {} };
 }
 

@@ -52,8 +52,9 @@ serveJobs(async (job, io) => {
   } else {
     io.progress(0.5, `parsing ${res.body.length} bytes`);
     try {
-      const feed = parseFeed(res.body, res.headers['content-type'] as string | undefined);
-      listing = { kind: 'feed', title: feed.title, notModified: false, complete: true, validators, entries: feed.entries };
+      const feed = parseFeed(res.body, res.headers['content-type'] as string | undefined, res.finalUrl);
+      listing = { kind: 'feed', title: feed.title, notModified: false, complete: true, validators, entries: feed.entries, note: feed.note };
+      if (feed.note) io.log('warn', feed.note);
     } catch (e) {
       if (isBacklotError(e)) throw new EngineJobError(e.code, e.message, e.params);
       throw e;
