@@ -46,7 +46,8 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
     }
     case 'deferred':
       switch (row.deferral_kind) {
-        case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until, ...(row.deferral_code === 'DAILY_CAP' ? { code: 'DAILY_CAP' } : {}) } };
+        // The failure's own code goes with the wait (HOST_NOT_FOUND, DAILY_CAP...: docs/feeds.md), never the wait alone.
+        case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until, ...(row.deferral_code ? { code: row.deferral_code } : {}) } };
         case 'failed': return { code: 'FAILED', params: { code: row.deferral_code, attempts: row.attempts } };
         default: return { code: 'EXCLUDED', params: { code: row.deferral_code } };
       }

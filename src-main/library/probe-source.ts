@@ -6,6 +6,7 @@ import { BacklotError, isBacklotError } from '../../src-shared/errors';
 import { httpGet } from './net/http-get';
 import { checkFetchUrl, redactUrl } from './net/url-policy';
 import { parseFeed } from './feed/parse-feed';
+import { isNetworkFailure } from './net/net-errors';
 
 export type UrlKind = 'feed' | 'platform';
 
@@ -63,11 +64,11 @@ export async function probeUrl(raw: string, options: ProbeOptions = {}): Promise
       return { kind: 'feed', title: feed.title, entries: feed.entries.length, media: feed.entries.filter((x) => x.url !== null).length, note: feed.note };
     } catch (e) {
       if (!isBacklotError(e)) throw e;
-      if (e.code.startsWith('URL_') && e.code !== 'URL_UNREACHABLE' && e.code !== 'URL_TIMEOUT') throw e;
+      if (e.code.startsWith('URL_') && !isNetworkFailure(e.code)) throw e;
       if (e === verdict) throw e;
       feedProblem = e;
     }
-    const unreachable = feedProblem.code === 'URL_UNREACHABLE' || feedProblem.code === 'URL_TIMEOUT' || feedProblem.code === 'HTTP_STATUS';
+    const unreachable = isNetworkFailure(feedProblem.code) || feedProblem.code === 'HTTP_STATUS';
     if (options.kind === 'feed' || !options.lister) {
       throw unreachable
         ? new BacklotError('SOURCE_UNREACHABLE', `${shown} could not be fetched: ${feedProblem.message}`, { url: shown, code: feedProblem.code, ...feedProblem.params })

@@ -12,8 +12,8 @@ import { LISTING_FILE, type Listing } from '../../library/listing';
 /** The host's fetch codes as the feed's own reasons (docs/acquisition.md "Reason codes"). */
 const FEED_CODES: Record<string, string> = {
   HTTP_STATUS: 'FEED_HTTP_STATUS',
+  // HOST_NOT_FOUND, CONNECTION_REFUSED, TLS_FAILED, TIMED_OUT... keep their own codes (docs/feeds.md).
   URL_UNREACHABLE: 'FEED_UNREACHABLE',
-  URL_TIMEOUT: 'FEED_UNREACHABLE',
   RESPONSE_TOO_LARGE: 'FEED_TOO_LARGE',
   TOO_MANY_REDIRECTS: 'FEED_TOO_MANY_REDIRECTS',
   URL_ADDRESS_REFUSED: 'URL_ADDRESS_REFUSED',
