@@ -8,11 +8,11 @@ import { channelSummaries } from '../../src-main/cli/commands/library';
 import { listedItemId } from '../../src-main/library/ids';
 import type { Listing } from '../../src-main/library/listing';
 import { openHost, tempDir } from '../library/helpers';
-import { serveText, startServer, type TestServer } from './fixtures';
+import { cli, createLibrary, removeTempDirs, serveText, startServer, type TestServer } from './fixtures';
 
 let server: TestServer;
 beforeAll(async () => { server = await startServer(); });
-afterAll(async () => { await server.close(); });
+afterAll(async () => { await server.close(); removeTempDirs(); });
 
 async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string }> {
   try { await p; } catch (e) { return e as { code: string; message: string }; }
@@ -84,5 +84,22 @@ describe('library add with feeds as they come', () => {
     } finally {
       host.close();
     }
+  });
+
+  it('from a terminal: the note and the text-only sentence are shown, and XXE is its own refusal, not INTERNAL (exit 70)', async () => {
+    server.route('/cli-bozo.xml', serveText('\n<?xml version="1.0"?><rss><channel><title>Bozo CLI</title><item><guid>1</guid><enclosure url="a.mp3" type="audio/mpeg"/></item></channel>'));
+    server.route('/cli-text.xml', serveText('<rss><channel><title>Words</title><item><guid>w1</guid><link>http://h/w1</link></item></channel></rss>'));
+    server.route('/cli-xxe.xml', serveText('<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><rss><channel><title>&b;</title></channel></rss>'));
+    const data = createLibrary(tempDir('feed-cli'));
+    const bozo = await cli(['library', 'add', `${server.url}/cli-bozo.xml`, '--data', data]);
+    expect(bozo.stderr).toBe('');
+    expect(bozo.stdout).toMatch(/^Note: The feed is not well-formed XML \(line \d+, column \d+: .+\); it was read leniently and 1 entry was recovered\.$/m);
+    const text = await cli(['library', 'add', `${server.url}/cli-text.xml`, '--data', data]);
+    expect(text.stdout).toMatch(/None of its entries has audio or video: it is a text-only feed/);
+    const list = await cli(['library', 'list', '--data', data]);
+    expect(list.stdout).toMatch(/^Bozo CLI .*\n {2}note: The feed is not well-formed XML/m);
+    const xxe = await cli(['library', 'add', `${server.url}/cli-xxe.xml`, '--data', data]);
+    expect(xxe.code).not.toBe(70);
+    expect(xxe.stderr).toMatch(/^backlot: FEED_ENTITY_REFUSED: /);
   });
 });
