@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSource } from '../../src-main/library/add-source';
 import { applyListing, feedNotes } from '../../src-main/library/apply-listing';
 import { channelSummaries } from '../../src-main/cli/commands/library';
+import { createHandlers } from '../../src-main/api/handlers';
+import { dispatch } from '../../src-main/api/dispatch';
 import { listedItemId } from '../../src-main/library/ids';
 import type { Listing } from '../../src-main/library/listing';
 import { openHost, tempDir } from '../library/helpers';
@@ -37,6 +39,9 @@ describe('library add with feeds as they come', () => {
       expect(probe!.note).toMatch(/not well-formed XML \(line 3, column \d+/);
       const summary = channelSummaries(host).find((c) => c.id === channel.id)!;
       expect(summary.feedNote).toBe(probe!.note);
+      // The API's channel list carries it too, for the window and scripts.
+      const listed = await dispatch(createHandlers(host), 'library.list', {});
+      expect(listed).toMatchObject({ ok: true, result: { channels: [{ id: channel.id, feedNote: probe!.note }] } });
     } finally {
       host.close();
     }
