@@ -6,6 +6,7 @@ import type { Host } from '../host/host';
 import type { ChannelRecord } from '../library/repository';
 import { snapshot } from '../work/snapshot';
 import { addSource } from '../library/add-source';
+import { feedNotes } from '../library/apply-listing';
 import { scanFolders } from '../library/folder-scan';
 import { explain } from '../explain/explain';
 import { RunHistory } from '../runs/history';
@@ -33,9 +34,9 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
   // One history for every call: its statements are prepared once, not on each of the window's reads.
   const history = new RunHistory(host.db);
   // The item counts are read once per answer (one small read of work_counts), never per channel.
-  const summary = (c: ChannelRecord, counts: ReadonlyMap<string, number>): ChannelSummary => ({
+  const summary = (c: ChannelRecord, counts: ReadonlyMap<string, number>, notes = feedNotes(host)): ChannelSummary => ({
     id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.kind === 'folder' ? c.source : redactUrl(c.source),
-    items: counts.get(c.id) ?? 0,
+    items: counts.get(c.id) ?? 0, ...(notes.has(c.id) ? { feedNote: notes.get(c.id) } : {}),
   });
   const libraryChanged = async () => {
     (await arbiter()).libraryChanged();
@@ -53,7 +54,8 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
 
     'library.list': () => {
       const counts = host.library.itemCounts();
-      return { channels: host.library.channels().map((c) => summary(c, counts)) };
+      const notes = feedNotes(host);
+      return { channels: host.library.channels().map((c) => summary(c, counts, notes)) };
     },
 
     'library.add': async ({ source, title }) => {

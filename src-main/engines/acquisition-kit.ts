@@ -11,6 +11,7 @@ import { safeSegment } from './executor';
 import { mediaRelativePath, mediaRoot, partialDir } from '../library/media-names';
 import { contentFingerprint } from '../library/file-fingerprint';
 import { readListing } from '../library/listing';
+import { isNetworkFailure } from '../library/net/net-errors';
 import { applyListing } from '../library/apply-listing';
 import { LIVE_REASON } from '../library/apply-listing';
 
@@ -124,6 +125,15 @@ export function downloadFailure(job: JobContext, failure: EngineFailureReport): 
     case 'LIVE_NOW':
     case 'UPCOMING':
       return { disposition: 'exclude' };
+    case 'HOST_NOT_FOUND':
+    case 'CONNECTION_REFUSED':
+    case 'CONNECTION_RESET':
+    case 'HOST_UNREACHABLE':
+    case 'TLS_FAILED':
+    case 'TIMED_OUT':
+    case 'DOWNLOAD_UNREACHABLE':
+      // The host's fault, not the item's: it counts toward the host's cooldown, and the item's own attempt too (docs/feeds.md).
+      return { disposition: 'retry', record: (ctx) => { acquisitionFor(job.env.dataDir).refused(key, failure.code, null, ctx.now); } };
     case 'DOWNLOAD_NOT_FOUND':
     case 'DOWNLOAD_UNAVAILABLE':
     case 'DOWNLOAD_WRONG_TYPE':
@@ -152,6 +162,9 @@ export function syncFailure(job: JobContext, failure: EngineFailureReport): Fail
     const retryAfter = typeof failure.params.retryAfterS === 'number' ? failure.params.retryAfterS : null;
     const key = job.channel.kind === 'platform' ? job.channel.platform : politenessKey(job);
     return { disposition: 'requeue', record: (ctx) => { acquisitionFor(job.env.dataDir).refused(key, failure.code, retryAfter, ctx.now); } };
+  }
+  if (isNetworkFailure(failure.code) || failure.code === 'FEED_UNREACHABLE') {
+    return { disposition: 'retry', record: (ctx) => { acquisitionFor(job.env.dataDir).refused(politenessKey(job), failure.code, null, ctx.now); } };
   }
   return { disposition: 'retry' };
 }

@@ -3,6 +3,7 @@
 // when the host goes away. An engine program is then only its handler (docs/architecture.md).
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isBacklotError } from '../../src-shared/errors';
 import {
   encodeLine, parseJobLine, type EngineJob, type EngineLine, type EngineOutput, type LogLevel,
 } from '../../src-shared/protocol/engine-lines';
@@ -117,6 +118,9 @@ async function runOne(line: string, ready: Promise<void>, handler: JobHandler, s
   } catch (e) {
     if (e instanceof EngineJobError) {
       send({ type: 'error', code: e.code, params: e.params, ...(e.diagnostic ? { diagnostic: e.diagnostic } : {}) });
+    } else if (isBacklotError(e)) {
+      // A refusal with its own code (the URL policy, a name that does not resolve): its sentence, never a stack trace.
+      send({ type: 'error', code: e.code, params: e.params, diagnostic: e.message });
     } else {
       const err = e as NodeJS.ErrnoException;
       const code = err?.code === 'ENOSPC' ? 'DISK_FULL' : 'ENGINE_INTERNAL';

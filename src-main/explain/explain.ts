@@ -48,7 +48,8 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
     }
     case 'deferred':
       switch (row.deferral_kind) {
-        case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until, ...(row.deferral_code === 'DAILY_CAP' ? { code: 'DAILY_CAP' } : {}) } };
+        // The failure's own code goes with the wait (HOST_NOT_FOUND, DAILY_CAP...: docs/feeds.md), never the wait alone.
+        case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until, ...(row.deferral_code ? { code: row.deferral_code } : {}) } };
         case 'failed': return { code: 'FAILED', params: { code: row.deferral_code, attempts: row.attempts } };
         default: return { code: 'EXCLUDED', params: { code: row.deferral_code } };
       }
@@ -63,6 +64,8 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
 function missingInputReason(host: Host, row: WorkRow): Reason {
   const removed = host.library.channel(row.channel_id)?.removed_at ?? null;
   if (removed !== null) return { code: 'SOURCE_GONE', params: { channel: row.channel_id } };
+  const item = host.library.item(row.item_id);
+  if (item && item.url === null && item.media_state !== 'gone' && host.library.channel(row.channel_id)?.kind === 'feed') return { code: 'NO_MEDIA', params: {} };
   return { code: 'MEDIA_GONE', params: {} };
 }
 

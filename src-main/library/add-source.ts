@@ -10,6 +10,7 @@ import { channelId } from './ids';
 import { scanFolderChannel, type ScanOptions, type ScanResult } from './folder-scan';
 import { probeUrl, type PlatformLister, type SourceProbe, type UrlKind } from './probe-source';
 import { checkFetchUrl, redactUrl } from './net/url-policy';
+import { saveFeedNote } from './apply-listing';
 
 /** How often a channel's sync goes stale (DESIGN §2: sync is an operation, not a cron job). */
 export const DEFAULT_SYNC_INTERVAL_S: Record<ChannelRecord['kind'], number> = {
@@ -95,6 +96,7 @@ export async function addSource(host: LibraryHost, source: string, opts: AddSour
       }, host.now()),
     };
   });
+  if (probe?.kind === 'feed') saveFeedNote(host, channel.id, probe.note, host.now());
   if (channel.kind !== 'folder') return { channel, ...(probe ? { probe } : {}), restored };
   const scan = await scanFolderChannel(host, channel.id, opts.scan);
   return { channel: host.library.channel(channel.id)!, scan, restored };

@@ -53,10 +53,25 @@ export function applyListing(host: Host, channel: ChannelRecord, listing: Listin
 }
 
 function saveValidators(host: Host, channelId: string, listing: Listing, now: number): void {
-  host.db.prepare(`INSERT INTO channel_sync_state (channel_id, etag, last_modified, final_url, checked_at, entries) VALUES (?, ?, ?, ?, ?, ?)
+  // A 304 says nothing new about the feed, so the note of the last read stands.
+  host.db.prepare(`INSERT INTO channel_sync_state (channel_id, etag, last_modified, final_url, checked_at, entries, feed_note) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (channel_id) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified, final_url = excluded.final_url,
-      checked_at = excluded.checked_at, entries = CASE WHEN ? THEN channel_sync_state.entries ELSE excluded.entries END`)
-    .run(channelId, listing.validators.etag, listing.validators.lastModified, listing.validators.finalUrl, now, listing.entries.length, listing.notModified ? 1 : 0);
+      checked_at = excluded.checked_at, entries = CASE WHEN ? THEN channel_sync_state.entries ELSE excluded.entries END,
+      feed_note = CASE WHEN ? THEN channel_sync_state.feed_note ELSE excluded.feed_note END`)
+    .run(channelId, listing.validators.etag, listing.validators.lastModified, listing.validators.finalUrl, now, listing.entries.length, listing.note ?? null,
+      listing.notModified ? 1 : 0, listing.notModified ? 1 : 0);
+}
+
+/** Keeps the note of a feed read leniently at `library add` (docs/feeds.md), before its first sync. */
+export function saveFeedNote(host: Host, channelId: string, note: string | null, now: number): void {
+  host.db.prepare(`INSERT INTO channel_sync_state (channel_id, checked_at, feed_note) VALUES (?, ?, ?)
+    ON CONFLICT (channel_id) DO UPDATE SET feed_note = excluded.feed_note`).run(channelId, now, note);
+}
+
+/** Every channel's feed note, for listings (one read, never one per channel). */
+export function feedNotes(host: Host): Map<string, string> {
+  const rows = host.db.prepare('SELECT channel_id, feed_note FROM channel_sync_state WHERE feed_note IS NOT NULL').all() as { channel_id: string; feed_note: string }[];
+  return new Map(rows.map((r) => [r.channel_id, r.feed_note]));
 }
 
 /** What the last sync left for a conditional GET. */

@@ -33,6 +33,8 @@ export const listingSchema = z.object({
   complete: z.boolean(),
   validators: z.object({ etag: z.string().max(1024).nullable(), lastModified: z.string().max(1024).nullable(), finalUrl: z.string().max(8192).nullable() }).strict(),
   entries: z.array(entry).max(1_000_000),
+  /** What was wrong with a feed that was read anyway (docs/feeds.md "Ill-formed feeds"); absent or null when nothing was. */
+  note: text(4000).nullable().optional(),
 }).strict();
 export type Listing = z.infer<typeof listingSchema>;
 

@@ -6,6 +6,7 @@ import { BacklotError, isBacklotError } from '../../src-shared/errors';
 import { httpGet } from './net/http-get';
 import { checkFetchUrl, redactUrl } from './net/url-policy';
 import { parseFeed } from './feed/parse-feed';
+import { isNetworkFailure } from './net/net-errors';
 
 export type UrlKind = 'feed' | 'platform';
 
@@ -13,6 +14,17 @@ export interface SourceProbe {
   kind: UrlKind;
   title: string | null;
   entries: number;
+  /** Entries with audio or video to download (a feed of only text items has none: docs/feeds.md). */
+  media: number | null;
+  /** What was wrong with a feed read anyway (docs/feeds.md "Ill-formed feeds"); null when nothing was. */
+  note: string | null;
+}
+
+/** The body looks like XML or a feed (a feed-ish content type, or markup that opens like one). */
+function looksLikeFeed(body: Buffer, contentType: string | undefined): boolean {
+  if (/\b(rss|atom|rdf|xml)\b/i.test(contentType ?? '') && !/html/i.test(contentType ?? '')) return true;
+  const head = body.subarray(0, 1024).toString('latin1').replace(/^(\xef\xbb\xbf|\xff\xfe|\xfe\xff|\0)+/, '').replace(/\0/g, '').trimStart();
+  return /^<\?xml\b/i.test(head) || /^(<!--[\s\S]*?-->\s*)*<(rss|feed|rdf:rdf|channel)\b/i.test(head);
 }
 
 /** Lists a channel or playlist URL (yt-dlp's flat listing); refuses a single video or an unsupported page. */
@@ -32,17 +44,31 @@ export async function probeUrl(raw: string, options: ProbeOptions = {}): Promise
   const url = checkFetchUrl(raw);
   const shown = redactUrl(url);
   let feedProblem: BacklotError | null = null;
+  let verdict: BacklotError | null = null;
   if (options.kind !== 'platform' && !(options.knownPlatform && options.kind === undefined)) {
     try {
       const res = await httpGet(url.href, { maxBytes: options.maxBytes, maxRedirects: options.maxRedirects, timeoutMs: 30_000 });
-      const feed = parseFeed(res.body, res.headers['content-type'] as string | undefined);
-      return { kind: 'feed', title: feed.title, entries: feed.entries.length };
+      const contentType = res.headers['content-type'] as string | undefined;
+      let feed;
+      try {
+        feed = parseFeed(res.body, contentType, res.finalUrl);
+      } catch (e) {
+        // A URL that served XML or something shaped like a feed gets the feed reader's verdict (its
+        // error and line), never yt-dlp's answer to a different question (docs/feeds.md).
+        if (isBacklotError(e) && (e.code === 'FEED_ENTITY_REFUSED' || (e.code === 'FEED_NOT_XML' && looksLikeFeed(res.body, contentType)))) {
+          verdict = new BacklotError(e.code, `${shown}: ${e.message}`, { url: shown, ...e.params });
+          throw verdict;
+        }
+        throw e;
+      }
+      return { kind: 'feed', title: feed.title, entries: feed.entries.length, media: feed.entries.filter((x) => x.url !== null).length, note: feed.note };
     } catch (e) {
       if (!isBacklotError(e)) throw e;
-      if (e.code.startsWith('URL_') && e.code !== 'URL_UNREACHABLE' && e.code !== 'URL_TIMEOUT') throw e;
+      if (e.code.startsWith('URL_') && !isNetworkFailure(e.code)) throw e;
+      if (e === verdict) throw e;
       feedProblem = e;
     }
-    const unreachable = feedProblem.code === 'URL_UNREACHABLE' || feedProblem.code === 'URL_TIMEOUT' || feedProblem.code === 'HTTP_STATUS';
+    const unreachable = isNetworkFailure(feedProblem.code) || feedProblem.code === 'HTTP_STATUS';
     if (options.kind === 'feed' || !options.lister) {
       throw unreachable
         ? new BacklotError('SOURCE_UNREACHABLE', `${shown} could not be fetched: ${feedProblem.message}`, { url: shown, code: feedProblem.code, ...feedProblem.params })
@@ -54,5 +80,5 @@ export async function probeUrl(raw: string, options: ProbeOptions = {}): Promise
   }
   if (!options.lister) throw new BacklotError('SOURCE_UNRECOGNISED', `${shown} cannot be checked as a platform channel here (no yt-dlp); give a feed URL or install yt-dlp.`, { url: shown });
   const listed = await options.lister(url.href);
-  return { kind: 'platform', title: listed.title, entries: listed.entries };
+  return { kind: 'platform', title: listed.title, entries: listed.entries, media: null, note: null };
 }

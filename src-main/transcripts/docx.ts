@@ -5,6 +5,7 @@ import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import type { SpeakerNames, TranscriptRecord } from '../../src-shared/transcript/record';
 import { speakerLabels } from '../../src-shared/transcript/speakers';
 import { clockTimecode } from '../../src-shared/transcript/render/timecode';
+import { NO_SPEECH_TEXT } from '../../src-shared/transcript/render/empty';
 
 export interface DocxMeta {
   title: string;
@@ -35,6 +36,8 @@ export async function renderDocx(record: TranscriptRecord, names: SpeakerNames, 
         new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun({ text: clean(meta.title) })] }),
         new Paragraph({ spacing: { after: 240 }, children: [new TextRun({ text: clean(about), italics: true, color: '666666' })] }),
         ...paragraphs,
+        // A transcript with no words still says so, never a document with nothing after its heading.
+        ...(paragraphs.length === 0 ? [new Paragraph({ children: [new TextRun({ text: NO_SPEECH_TEXT, italics: true })] })] : []),
       ],
     }],
   });

@@ -61,6 +61,8 @@ interface ItemFactsRow {
   kind: 'folder' | 'feed' | 'platform';
   settings_json: string;
   removed_at: number | null;
+  /** The media URL a listing gave (null for a feed entry with no audio or video: docs/feeds.md). */
+  url: string | null;
 }
 
 interface ChannelFactsRow {
@@ -167,7 +169,7 @@ export class WorkStore {
     this.q = {
       // Arrays, not objects: better-sqlite3 builds a row object at twice the cost of the query.
       itemFacts: db.prepare(`SELECT i.id, i.channel_id, i.published_at, i.duration_s, i.fingerprint, i.media_state,
-                                       c.kind, c.settings_json, c.removed_at
+                                       c.kind, c.settings_json, c.removed_at, i.url
                                   FROM items i JOIN channels c ON c.id = i.channel_id WHERE i.id = ?`).raw(true),
       channelFacts: db.prepare('SELECT id, sync_interval_s, last_sync_at, removed_at FROM channels WHERE id = ?'),
       // Only what derivation reads, as arrays (see itemFactsRaw); the column order is ROW_COLUMNS'.
@@ -361,7 +363,7 @@ export class WorkStore {
     return {
       id: r[0] as string, channel_id: r[1] as string, published_at: r[2] as number, duration_s: r[3] as number | null,
       fingerprint: r[4] as string | null, media_state: r[5] as ItemFactsRow['media_state'], kind: r[6] as ItemFactsRow['kind'],
-      settings_json: r[7] as string, removed_at: r[8] as number | null,
+      settings_json: r[7] as string, removed_at: r[8] as number | null, url: r[9] as string | null,
     };
   }
 
@@ -388,7 +390,9 @@ export class WorkStore {
         expectedFingerprint: expected,
         staleAt: row.stale_at,
         deferral: deferralOf(row),
-        inputGone: item.removed_at !== null || (op.writesMedia && item.media_state === 'gone' && !redownload),
+        // A feed entry without audio or video has nothing to download: missing-input, never deferred (docs/feeds.md).
+        inputGone: item.removed_at !== null || (op.writesMedia && item.media_state === 'gone' && !redownload)
+          || (op.writesMedia && item.kind === 'feed' && item.url === null),
       };
       const deps = itemDependencies(op).map((d) => states.get(d) ?? 'blocked');
       // Work this one settles after, still to run (running work counts as missing): wait for it.

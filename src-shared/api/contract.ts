@@ -29,6 +29,8 @@ export const channelSummary = z.object({
   title: z.string(),
   source: z.string(),
   items: z.number().int(),
+  /** What was wrong with the channel's feed the last time it was read anyway (docs/feeds.md); absent when nothing was. */
+  feedNote: z.string().optional(),
 });
 export type ChannelSummary = z.infer<typeof channelSummary>;
 

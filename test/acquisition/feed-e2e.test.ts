@@ -36,7 +36,7 @@ describe('a feed from add to media on disk', () => {
       expect(added.stderr).toBe('');
       const { channel, probe } = JSON.parse(added.stdout) as { channel: { id: string; kind: string; title: string }; probe: { kind: string; entries: number } };
       expect(channel).toMatchObject({ kind: 'feed', title: 'Speech Show' });
-      expect(probe).toEqual({ kind: 'feed', title: 'Speech Show', entries: 3 });
+      expect(probe).toEqual({ kind: 'feed', title: 'Speech Show', entries: 3, media: 3, note: null });
 
       // The command a user runs: dispatch until nothing reachable is left.
       const ran = await cli(['run', '--until-idle', '--timeout', '120', '--data', data, '--json']);

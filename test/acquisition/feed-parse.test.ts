@@ -37,7 +37,8 @@ describe('parseFeed', () => {
       description: '<p>Notes</p>', imageUrl: 'http://h/1.jpg', enclosureType: 'audio/mpeg', enclosureLength: 12345, live: null,
     });
     expect(feed.entries[1]).toMatchObject({ externalId: 'http://h/2.mp3', enclosureLength: null, description: 'plain', publishedAt: null });
-    expect(feed.entries[2]).toMatchObject({ externalId: 'http://h/post', url: 'http://h/post', enclosureType: null });
+    // A link is a page, not media: the entry has no download to do (docs/feeds.md "Items without media").
+    expect(feed.entries[2]).toMatchObject({ externalId: 'http://h/post', url: null, enclosureType: null });
   });
 
   it('reads Atom and RSS 1.0', () => {

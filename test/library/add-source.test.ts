@@ -53,7 +53,7 @@ describe('addSource', () => {
       // No "feed" in the URL: the content decides.
       const feed = await addSource(host, `${server.url}/anything`);
       expect(feed.scan).toBeUndefined();
-      expect(feed.probe).toEqual({ kind: 'feed', title: 'Loop Show', entries: 1 });
+      expect(feed.probe).toEqual({ kind: 'feed', title: 'Loop Show', entries: 1, media: 1, note: null });
       expect(feed.channel).toMatchObject({ kind: 'feed', platform: 'podcast', title: 'Loop Show', sync_interval_s: DEFAULT_SYNC_INTERVAL_S.feed, last_sync_at: null });
       const snap = snapshot(host.db);
       expect(snap.channels[0].items).toBe(0);

@@ -103,8 +103,8 @@ describe('SRT', () => {
     expect(c.flatMap((x) => words(x.lines.join(' ')))).toEqual(words(LONG_SENTENCE));
   });
 
-  it('an empty transcript is an empty file, not an error', () => {
-    expect(renderSrt(recordOf([]), {}, DEFAULT_SUBTITLE_LIMITS)).toBe('');
+  it('an empty transcript is one cue saying there is no speech, never a 0-byte file (test/transcripts/empty-export.test.ts)', () => {
+    expect(renderSrt(recordOf([]), {}, DEFAULT_SUBTITLE_LIMITS)).toBe('1\n00:00:00,000 --> 00:00:01,000\n[No speech]\n');
   });
 });
 

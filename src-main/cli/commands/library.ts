@@ -6,6 +6,7 @@ import { databaseFile, existingLibraryFile } from '../data-dir';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { addSource } from '../../library/add-source';
 import { removeSource } from '../../library/remove-source';
+import { feedNotes } from '../../library/apply-listing';
 import { describeScan, scanFolders, type ScanResult } from '../../library/folder-scan';
 import { redactUrl } from '../../library/net/url-policy';
 import { SettingsStore } from '../../settings/settings-store';
@@ -41,8 +42,10 @@ function warnAll(results: ScanResult[]): void {
 /** Channels as listings show them: by title, sources without credentials. */
 export function channelSummaries(host: Host): ChannelSummary[] {
   const counts = host.library.itemCounts();
+  const notes = feedNotes(host);
   return host.library.channels().map((c) => ({
     id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.kind === 'folder' ? c.source : redactUrl(c.source), items: counts.get(c.id) ?? 0,
+    ...(notes.has(c.id) ? { feedNote: notes.get(c.id) } : {}),
   })).sort((a, b) => a.title.localeCompare(b.title) || (a.id < b.id ? -1 : 1));
 }
 
@@ -76,6 +79,9 @@ export const libraryCommand: Command = {
           out(`${restored ? 'Added back' : 'Added'} ${channel.kind} channel "${channel.title}" as ${channel.id}.`);
           if (scan) out(`Scanned: ${describeScan(scan)}`);
           else if (probe) out(`It lists ${probe.entries} ${probe.entries === 1 ? 'entry' : 'entries'}; they arrive with its first sync.`);
+          if (probe?.note) out(`Note: ${probe.note}`);
+          // A feed of only text items is kept (its entries are listed), but it has nothing to download (docs/feeds.md).
+          if (probe?.kind === 'feed' && probe.media === 0 && probe.entries > 0) out('None of its entries has audio or video: it is a text-only feed, so nothing will be downloaded or transcribed.');
         }
         return 0;
       }
@@ -103,7 +109,10 @@ export const libraryCommand: Command = {
       } else if (channels.length === 0) {
         out('The library is empty; add a folder, feed or channel with "backlot library add".');
       } else {
-        for (const c of channels) out(`${c.title}  [${c.kind}, ${c.items} ${c.items === 1 ? 'item' : 'items'}]  ${c.id}  ${c.source}`);
+        for (const c of channels) {
+          out(`${c.title}  [${c.kind}, ${c.items} ${c.items === 1 ? 'item' : 'items'}]  ${c.id}  ${c.source}`);
+          if (c.feedNote) out(`  note: ${c.feedNote}`);
+        }
       }
       return 0;
     } finally {

@@ -12,8 +12,8 @@ import { LISTING_FILE, type Listing } from '../../library/listing';
 /** The host's fetch codes as the feed's own reasons (docs/acquisition.md "Reason codes"). */
 const FEED_CODES: Record<string, string> = {
   HTTP_STATUS: 'FEED_HTTP_STATUS',
+  // HOST_NOT_FOUND, CONNECTION_REFUSED, TLS_FAILED, TIMED_OUT... keep their own codes (docs/feeds.md).
   URL_UNREACHABLE: 'FEED_UNREACHABLE',
-  URL_TIMEOUT: 'FEED_UNREACHABLE',
   RESPONSE_TOO_LARGE: 'FEED_TOO_LARGE',
   TOO_MANY_REDIRECTS: 'FEED_TOO_MANY_REDIRECTS',
   URL_ADDRESS_REFUSED: 'URL_ADDRESS_REFUSED',
@@ -52,8 +52,9 @@ serveJobs(async (job, io) => {
   } else {
     io.progress(0.5, `parsing ${res.body.length} bytes`);
     try {
-      const feed = parseFeed(res.body, res.headers['content-type'] as string | undefined);
-      listing = { kind: 'feed', title: feed.title, notModified: false, complete: true, validators, entries: feed.entries };
+      const feed = parseFeed(res.body, res.headers['content-type'] as string | undefined, res.finalUrl);
+      listing = { kind: 'feed', title: feed.title, notModified: false, complete: true, validators, entries: feed.entries, note: feed.note };
+      if (feed.note) io.log('warn', feed.note);
     } catch (e) {
       if (isBacklotError(e)) throw new EngineJobError(e.code, e.message, e.params);
       throw e;

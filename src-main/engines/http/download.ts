@@ -10,6 +10,7 @@ import path from 'node:path';
 import { EngineJobError } from '../program-kit';
 import { checkFetchUrl, checkResolvedHost, redactUrl } from '../../library/net/url-policy';
 import { retryAfterSeconds, USER_AGENT } from '../../library/net/http-get';
+import { networkFailure } from '../../library/net/net-errors';
 
 export interface DownloadRequest {
   url: string;
@@ -70,6 +71,7 @@ export async function downloadToPartial(req: DownloadRequest): Promise<Downloade
   }
   let url = checkFetchUrl(req.url);
   for (let hop = 0; ; hop++) {
+    // A refusal or a name that does not resolve is a BacklotError: program-kit answers it with its code.
     await checkResolvedHost(url);
     const res = await request(url, have, meta, req);
     const status = res.statusCode ?? 0;
@@ -145,14 +147,15 @@ function request(url: URL, have: number, meta: PartialMeta | null, req: Download
   return new Promise((resolve, reject) => {
     const r = client.get(target, { headers, signal: req.signal }, resolve);
     r.setTimeout(req.idleTimeoutMs, () => r.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
-    r.on('error', (e) => reject(transportError(e, url, req.signal)));
+    r.on('error', (e) => reject(transportError(e, url, req.signal, req.idleTimeoutMs)));
   });
 }
 
-function transportError(e: unknown, url: URL, signal: AbortSignal): EngineJobError {
+function transportError(e: unknown, url: URL, signal: AbortSignal, idleTimeoutMs: number): EngineJobError {
   if (signal.aborted) return new EngineJobError('ENGINE_CANCELLED', 'The download was cancelled.', {});
-  const code = (e as NodeJS.ErrnoException).code ?? 'ERROR';
-  return new EngineJobError('DOWNLOAD_UNREACHABLE', `${url.host} could not be reached (${code}).`, { reason: code, host: url.host });
+  const failure = networkFailure(e, url, idleTimeoutMs);
+  // A failure with no code of its own stays this engine's DOWNLOAD_UNREACHABLE.
+  return new EngineJobError(failure.code === 'URL_UNREACHABLE' ? 'DOWNLOAD_UNREACHABLE' : failure.code, failure.message, failure.params);
 }
 
 async function checkSpace(file: string, needBytes: number | null): Promise<void> {

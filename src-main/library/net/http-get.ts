@@ -6,6 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { BacklotError } from '../../../src-shared/errors';
 import { checkFetchUrl, checkResolvedHost, redactUrl } from './url-policy';
+import { networkFailure } from './net-errors';
 
 export interface GetOptions {
   headers?: Record<string, string>;
@@ -38,7 +39,7 @@ export function retryAfterSeconds(value: string | string[] | undefined, nowMs = 
 
 /**
  * GET with redirects. Answers 2xx and 304 as results; any other final status is an HTTP_STATUS
- * error (429 and 503 carry retryAfterS), and transport failures are URL_UNREACHABLE / TIMEOUT.
+ * error (429 and 503 carry retryAfterS), and transport failures have their own codes (net-errors.ts).
  */
 export async function httpGet(raw: string, options: GetOptions = {}): Promise<GetResult> {
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -94,7 +95,7 @@ function once(url: URL, options: GetOptions): Promise<Omit<GetResult, 'finalUrl'
         resolve({ status, headers: res.headers, body: Buffer.concat(chunks) });
       });
     });
-    const timer = setTimeout(() => fail(new BacklotError('URL_TIMEOUT', `${redactUrl(url)} did not answer within ${Math.round(timeoutMs / 1000)} s.`, { url: redactUrl(url), timeoutMs })), timeoutMs);
+    const timer = setTimeout(() => fail(new BacklotError('TIMED_OUT', `${redactUrl(url)} did not answer within ${Math.round(timeoutMs / 1000)} s.`, { url: redactUrl(url), host: url.host, reason: 'ETIMEDOUT', timeoutMs })), timeoutMs);
     timer.unref();
     req.on('error', (e) => { clearTimeout(timer); fail(unreachable(url, e)); });
     req.on('close', () => clearTimeout(timer));
@@ -106,6 +107,6 @@ function tooLarge(url: URL, limit: number): BacklotError {
 }
 
 function unreachable(url: URL, e: unknown): BacklotError {
-  const reason = (e as NodeJS.ErrnoException)?.code ?? ((e as Error)?.name === 'AbortError' ? 'ABORTED' : 'ERROR');
-  return new BacklotError('URL_UNREACHABLE', `${redactUrl(url)} could not be reached (${reason}).`, { url: redactUrl(url), reason });
+  const failure = networkFailure(e, url);
+  return new BacklotError(failure.code, failure.message, { url: redactUrl(url), ...failure.params });
 }

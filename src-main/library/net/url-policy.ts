@@ -54,7 +54,9 @@ export async function checkResolvedHost(url: URL): Promise<void> {
   try {
     addresses = await dns.lookup(host, { all: true, verbatim: true });
   } catch (e) {
-    throw new BacklotError('URL_UNREACHABLE', `Cannot resolve the host of ${redactUrl(url)} (${(e as NodeJS.ErrnoException).code ?? 'error'}).`, { url: redactUrl(url), reason: (e as NodeJS.ErrnoException).code ?? 'DNS' });
+    // A lookup that fails for any reason is a name that does not resolve (docs/feeds.md "Network failures").
+    const reason = (e as NodeJS.ErrnoException).code ?? 'DNS';
+    throw new BacklotError('HOST_NOT_FOUND', `The host name ${url.hostname} does not resolve (DNS: ${reason}); check the address or the network.`, { url: redactUrl(url), host: url.host, reason });
   }
   for (const a of addresses) if (isForbiddenAddress(a.address)) throw refused(url, a.address);
 }

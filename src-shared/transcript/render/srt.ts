@@ -5,11 +5,15 @@ import type { SpeakerNames, TranscriptRecord } from '../record';
 import { speakerLabels } from '../speakers';
 import { buildCues, type SubtitleLimits } from './cues';
 import { srtTimecode } from './timecode';
+import { NO_SPEECH_CUE } from './empty';
 
 export function renderSrt(record: TranscriptRecord, names: SpeakerNames, limits: SubtitleLimits): string {
   const labels = speakerLabels(record, names);
   const prefix = (speaker: string | null) => (speaker === null ? '' : `${labels.get(speaker)}: `);
   const cues = buildCues(record, limits, { firstLineReserve: (s) => prefix(s).length });
+  // SRT has no comments and a file with no cue is refused by players and ffmpeg: an empty transcript
+  // is one cue over the recording that says so (docs/transcripts.md "Empty transcripts").
+  if (cues.length === 0) return `1\n${srtTimecode(0)} --> ${srtTimecode(Math.max(1, record.durationS))}\n${NO_SPEECH_CUE}\n`;
   return cues.map((cue, i) => {
     const lines = [...cue.lines];
     lines[0] = prefix(cue.speaker) + lines[0];

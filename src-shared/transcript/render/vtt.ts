@@ -5,6 +5,7 @@ import type { SpeakerNames, TranscriptRecord } from '../record';
 import { speakerLabels } from '../speakers';
 import { buildCues, type SubtitleLimits } from './cues';
 import { vttTimecode } from './timecode';
+import { NO_SPEECH_TEXT } from './empty';
 
 const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -19,5 +20,7 @@ export function renderVtt(record: TranscriptRecord, names: SpeakerNames, limits:
     const voiced = cue.speaker === null ? text : `<v ${escapeVoice(labels.get(cue.speaker)!)}>${text}</v>`;
     return `${vttTimecode(cue.start)} --> ${vttTimecode(cue.end)}\n${voiced}\n`;
   });
+  // An empty transcript is still a WebVTT file: its header and a NOTE block saying so (docs/transcripts.md).
+  if (body.length === 0) return `WEBVTT\n\nNOTE ${NO_SPEECH_TEXT}\n`;
   return ['WEBVTT\n', ...body].join('\n');
 }
