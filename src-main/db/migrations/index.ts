@@ -15,6 +15,7 @@ import { sql as speakers } from './011-speakers';
 import { sql as digest } from './012-digest';
 import { sql as transcriptSearch } from './013-transcript-search';
 import { sql as window } from './014-window';
+import { sql as pools } from './019-pools';
 
 export interface Migration {
   version: number;
@@ -38,4 +39,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'transcript-search', sql: transcriptSearch },
   // The window's migration (docs/window.md).
   { version: 14, name: 'window', sql: window },
+  // The pools' migration, file 019 by its area's number (docs/pools.md); its version is its place in this list.
+  { version: 15, name: 'pools', sql: pools },
 ];
