@@ -214,3 +214,43 @@ describe('refusals leave nothing behind', () => {
     await admin.remove('busy', { drain: true });
   });
 });
+
+describe('rotation that cannot write its join file', () => {
+  it('keeps the old password, door token and join file path', async () => {
+    const { admin, dir } = library();
+    const file = path.join(dir, 'keep.join');
+    await admin.add(spec('keep'), file);
+    const before = readJoinFile(file).join;
+    const folder = path.join(dir, 'a-folder');
+    fs.mkdirSync(folder);
+    // A folder where the file should go: the rename fails after the new password was added.
+    expect((await refusal(admin.rotate('keep', { joinFile: folder }))).code).toBe('JOIN_FILE_UNWRITABLE');
+    expect(admin.store.get('keep')!.joinFile).toBe(file);
+    expect(admin.store.get('keep')!.rotatedAt).toBeNull();
+    expect(admin.store.doorTokenMatches('keep', before.door.token)).toBe(true);
+    const old = await openRedis({ url: before.redis.url });
+    await old.set(`${before.redis.keyPrefix}:still`, '1');
+    old.disconnect();
+    const client = await adminClient();
+    const user = await client.call('ACL', 'GETUSER', poolUserName('keep')) as unknown[];
+    const passwords = user[user.indexOf('passwords') + 1] as string[];
+    expect(passwords).toHaveLength(1);
+    client.disconnect();
+    expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    await admin.remove('keep');
+  });
+
+  it('reads back only a join file: not JSON, or missing a part, is refused with its code', () => {
+    const dir = fs.mkdtempSync(path.join(root, 'join-'));
+    fs.writeFileSync(path.join(dir, 'a'), 'not json');
+    fs.writeFileSync(path.join(dir, 'b'), JSON.stringify({ format: 'backlot-join-v1', pool: 'x' }));
+    for (const f of ['a', 'b']) {
+      try {
+        readJoinFile(path.join(dir, f));
+        throw new Error('expected a refusal');
+      } catch (e) {
+        expect((e as BacklotError).code).toBe('JOIN_FILE_INVALID');
+      }
+    }
+  });
+});

@@ -40,8 +40,14 @@ export const transportCommand: Command = {
       } finally {
         db.close();
       }
-      const running = await Promise.race([startRedisServer(prepared.layout), stop.requested.then(() => null)]);
-      if (running === null) return 0;
+      const starting = startRedisServer(prepared.layout);
+      const early = await Promise.race([starting.then(() => false), stop.requested.then(() => true)]);
+      // A signal while Redis starts still stops it: wait until it runs (or fails), then end it.
+      const running = await starting;
+      if (early) {
+        await running.stop();
+        return 0;
+      }
       process.stdout.write(`backlot transport: Redis ready at ${prepared.url} (admin password: transport.redisPassword in the secret store; CA: ${prepared.layout.cert})\n`);
       const ended = await Promise.race([running.exited.then((code) => ({ code })), stop.requested.then(() => null)]);
       if (ended === null) {
