@@ -148,7 +148,9 @@ export function startRedisServer(layout: TransportLayout, command = 'redis-serve
     });
     void exited.then((code) => {
       if (ready) return;
-      const last = tail.trim().split('\n').filter((l) => l.trim() !== '').slice(-2).join(' / ').replace(/^\d+:[A-Z] [^*#-]*[*#-] /, '');
+      // Redis's log lines start "PID:ROLE DD Mon YYYY HH:MM:SS.mmm # "; the sentence is what follows.
+      const last = tail.trim().split('\n').filter((l) => l.trim() !== '').slice(-2)
+        .map((l) => l.replace(/^\d+:[A-Z] \d{1,2} \w{3} \d{4} [\d:.]+ [*#.-] /, '').trim()).join(' / ');
       reject(new BacklotError('TRANSPORT_EXITED', `redis-server stopped at its start (exit ${code}): ${last || 'no output'} (log: ${layout.log}).`, { code }));
     });
   });

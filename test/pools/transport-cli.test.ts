@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretStore } from '../../src-main/settings/secret-store';
 import { openRedis } from '../../src-main/pools/redis-client';
 import { BacklotError } from '../../src-shared/errors';
-import { exitOf, freePort, waitForLine } from './redis-server';
+import { exitOf, freePort, startRedis, waitForLine } from './redis-server';
 
 const BIN = path.resolve('bin/backlot.mjs');
 /** Several CLI processes in one test: a deadline for a loaded 2-core machine, not a measure of speed. */
@@ -175,5 +175,20 @@ describe('transport serve', () => {
     expect(removed.code).toBe(0);
     expect(byName(check(path.join(root, 'studio.join')).report, 'acl-login')).toMatchObject({ ok: false, code: 'POOL_AUTH_FAILED' });
     expect(await stopServe()).toBe(0);
+  }, SPAWNS);
+
+  it('says why when Redis cannot start (the port is taken) and refuses a bad --listen', async () => {
+    const other = await startRedis(fs.mkdtempSync(path.join(root, 'other-')));
+    try {
+      const taken = backlot(['transport', 'serve', '--listen', `127.0.0.1:${other.port}`, '--data', path.join(root, 'taken')]);
+      expect(taken.code).toBe(1);
+      expect(taken.err.trim().split('\n')).toHaveLength(1);
+      expect(taken.err).toMatch(/^backlot: TRANSPORT_EXITED: redis-server stopped at its start \(exit 1\): .*(in use|bind)/i);
+    } finally {
+      await other.stop();
+    }
+    const bad = backlot(['transport', 'serve', '--listen', 'nowhere', '--data', path.join(root, 'taken')]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^backlot: TRANSPORT_LISTEN_INVALID: --listen must be HOST:PORT/);
   }, SPAWNS);
 });
