@@ -8,6 +8,7 @@ import { BacklotError, isBacklotError } from '../../src-shared/errors';
 import { defaultSettings } from '../../src-shared/settings/settings-schema';
 import { readJoinFile, type JoinFile } from '../pools/join-file';
 import { openRedis, redisError } from '../pools/redis-client';
+import { DOOR_KIND } from '../pools/worker-door/door-server';
 import { buildEngineRegistry } from '../engines/registry';
 import { resourcesDir } from '../engines/resources';
 import { detectGpus } from '../gates/gpu';
@@ -110,16 +111,22 @@ async function checkRedis(join: JoinFile): Promise<CheckResult[]> {
   return out;
 }
 
-/** The worker door is not built yet (docs/pools.md "Not built yet"): nothing a worker can use answers, and the check says so. */
+/** The host's worker door (docs/pools.md "The worker door"): reachable, a Backlot door, and this pool's token accepted. */
 async function checkDoor(join: JoinFile, timeoutMs: number): Promise<CheckResult> {
+  let res: Response;
   try {
-    const res = await fetch(new URL('/worker/v1/hello', join.door.url), { headers: { authorization: `Bearer ${join.door.token}` }, signal: AbortSignal.timeout(timeoutMs) });
-    await res.body?.cancel();
-    return fail('door', 'WORKER_DOOR_UNEXPECTED', `${join.door.url} answered HTTP ${res.status}, but it is not a Backlot worker door (the door is not built yet).`);
+    res = await fetch(new URL(`/worker/v1/pools/${encodeURIComponent(join.pool)}/hello`, join.door.url), { headers: { authorization: `Bearer ${join.door.token}` }, signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
     const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
-    return fail('door', 'WORKER_DOOR_UNREACHABLE', `The worker door at ${join.door.url} cannot be reached (${cause}); the host's worker door is not built yet (docs/pools.md).`);
+    return fail('door', 'WORKER_DOOR_UNREACHABLE', `The worker door at ${join.door.url} cannot be reached (${cause}); the host must run backlot serve, backlot run or the app, with this pool in its library.`);
   }
+  let body: { door?: unknown; pool?: unknown; code?: unknown } = {};
+  try { body = await res.json() as typeof body; } catch { body = {}; }
+  if (res.ok && body.door === DOOR_KIND && body.pool === join.pool) return pass('door', `The worker door at ${join.door.url} accepts pool ${join.pool}'s token.`);
+  if (res.status === 401 && body.code === 'DOOR_TOKEN_INVALID') {
+    return fail('door', 'DOOR_TOKEN_INVALID', `The worker door at ${join.door.url} refused pool ${join.pool}'s token; the token was rotated or the pool removed (copy the new join file here).`);
+  }
+  return fail('door', 'WORKER_DOOR_UNEXPECTED', `${join.door.url} answered HTTP ${res.status}, but it is not a Backlot worker door.`);
 }
 
 function checkMaps(join: JoinFile): CheckResult[] {

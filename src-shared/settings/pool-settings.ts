@@ -41,6 +41,6 @@ export const POOL_SETTINGS = {
   }),
   'pools.workerListen': spec({
     schema: hostPortSetting, default: '127.0.0.1:7455', applies: 'restart', input: 'text',
-    description: 'HOST:PORT of the worker door, the listener pool workers fetch media from (written into join files; the door itself is not built yet, docs/pools.md).',
+    description: 'HOST:PORT of the worker door, the listener pool workers fetch media from and upload outputs to; opened by a dispatching host whose library has a pool, and written into join files (docs/pools.md).',
   }),
 } as const;

@@ -137,7 +137,7 @@ describe('transport serve', () => {
     for (const name of ['join-file', 'join-file-mode', 'redis', 'tls', 'acl-login', 'acl-own-keys', 'acl-isolation', `map ${root}`]) expect(byName(good.report, name), name).toMatchObject({ ok: true });
     expect(good.report.checks.filter((c) => c.name.startsWith('engine ')).length).toBeGreaterThan(0);
     expect(good.report.checks.filter((c) => c.name.startsWith('engine ')).every((c) => c.ok && /fingerprint test@/.test(c.message))).toBe(true);
-    // The worker door is not built yet: the check says so instead of pretending.
+    // No host runs with this pool (worker-door-cli.test.ts runs one): the door check says it cannot reach it.
     expect(byName(good.report, 'door')).toMatchObject({ ok: false, code: 'WORKER_DOOR_UNREACHABLE' });
     expect(good.report.ok).toBe(false);
 
