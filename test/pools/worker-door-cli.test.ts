@@ -112,5 +112,9 @@ describe('the worker door of backlot serve and run', () => {
     expect(await exitOf(child)).toBe(0);
     serve = null;
     expect(out).not.toMatch(/[Ww]orker door/);
+    // A malformed address is refused even without a pool.
+    const bad = backlot(['run', '--until-idle', '--engines', 'test', '--worker-listen', 'nowhere', '--data', data]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^backlot: WORKER_LISTEN_INVALID: --worker-listen must be HOST:PORT/);
   }, SPAWNS);
 });

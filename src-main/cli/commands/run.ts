@@ -9,6 +9,7 @@ import { databaseFile } from '../data-dir';
 import { engineProfileFlag, testEngineOptions } from '../engine-flags';
 import { listenForStop } from '../stop-signal';
 import { openCliApp } from '../app';
+import { parseListen } from '../../pools/worker-door/door-server';
 import { onFatalStop } from '../../system/uncaught';
 import type { BacklotApp } from '../../dispatch/backlot-app';
 import { idleSummary } from '../../dispatch/idle-summary';
@@ -35,6 +36,8 @@ export const runCommand: Command = {
     const timeoutS = values.timeout === undefined ? null : Number(values.timeout);
     if (timeoutS !== null && !(Number.isFinite(timeoutS) && timeoutS > 0)) throw new CliUsageError(`--timeout must be a positive number of seconds, got "${values.timeout}".`);
     const json = values.json === true;
+    // Checked here even without a pool, so a typo is found before the day a pool is added.
+    if (values['worker-listen'] !== undefined) parseListen(values['worker-listen']);
 
     const stop = listenForStop();
     let app: BacklotApp;

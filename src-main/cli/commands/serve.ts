@@ -13,6 +13,7 @@ import { onFatalStop } from '../../system/uncaught';
 import { engineProfileFlag, testEngineOptions } from '../engine-flags';
 import { listenForStop } from '../stop-signal';
 import { openCliApp } from '../app';
+import { parseListen } from '../../pools/worker-door/door-server';
 
 const USAGE = 'serve [--data DIR] [--port N] [--token T | --token-file FILE] [--host NAME[,NAME...]] [--engines production|test] [--no-dispatch] [--demo] [--worker-listen HOST:PORT]';
 
@@ -30,6 +31,8 @@ export const serveCommand: Command = {
     const test = testEngineOptions(engines, values['test-chunk-ms'], process.env.BACKLOT_TEST_FAULTS);
     if (positionals.length > 0) throw new CliUsageError(`serve takes no arguments, got "${positionals[0]}". Usage: ${USAGE}`);
     const port = portFlag(values.port);
+    // Checked here even without a pool, so a typo is found before the day a pool is added.
+    if (values['worker-listen'] !== undefined) parseListen(values['worker-listen']);
     const allowedHosts = values.host === undefined ? [] : values.host.split(',').filter((h) => h.trim() !== '').map(normalizeAllowedHost);
     const token = tokenFromSources({ flag: values.token, file: values['token-file'], env: process.env.BACKLOT_TOKEN });
     const hostFaults = engines === 'test' ? parseHostFaults(process.env.BACKLOT_TEST_HOST_FAULTS) : undefined;
