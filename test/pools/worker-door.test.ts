@@ -160,6 +160,18 @@ describe('media through a unit ticket', () => {
     expect(await read('/worker/v1/pools/studio/units/unit-2/files/0', fresh)).toMatchObject({ status: 403, code: 'TICKET_REVOKED' });
   });
 
+  it('issues tickets for absolute paths of existing files and plain unit ids only', () => {
+    const codeOf = (f: () => unknown): string => {
+      try { f(); } catch (e) { return (e as { code: string }).code; }
+      throw new Error('expected a refusal');
+    };
+    expect(codeOf(() => tickets.issueUnitTicket('studio', 'unit-5', ['media/other.opus']))).toBe('TICKET_FILE_INVALID');
+    expect(codeOf(() => tickets.issueUnitTicket('studio', 'unit-5', [path.join(lib, 'media')]))).toBe('TICKET_FILE_INVALID');
+    expect(codeOf(() => tickets.issueUnitTicket('studio', 'unit-5', [path.join(lib, 'missing.opus')]))).toBe('TICKET_FILE_MISSING');
+    expect(codeOf(() => tickets.issueUnitTicket('studio', '../unit', [mediaFile]))).toBe('TICKET_UNIT_INVALID');
+    expect(codeOf(() => tickets.issueUnitTicket('studio', 'unit-5', [mediaFile], { jobId: 'a/b' }))).toBe('JOB_ID_INVALID');
+  });
+
   it('refuses a file changed since its ticket was issued', async () => {
     const file = path.join(lib, 'media', 'changing.opus');
     fs.writeFileSync(file, 'first version');
