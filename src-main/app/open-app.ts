@@ -8,6 +8,10 @@ import { Host } from '../host/host';
 import { Dispatcher } from '../dispatch/dispatcher';
 import type { AppOptions, BacklotApp } from '../dispatch/backlot-app';
 import { DATABASE_FILE_NAME } from '../db/connection';
+import { SettingsStore } from '../settings/settings-store';
+import { PoolStore } from '../pools/pool-store';
+import { openWorkerDoor, type WorkerDoor } from '../pools/worker-door/door-server';
+import { temporaryOutputDir } from '../engines/commit-output';
 
 export type { AppOptions, BacklotApp };
 
@@ -22,12 +26,29 @@ export async function openApp(options: AppOptions): Promise<BacklotApp> {
     host.close();
     throw e;
   }
+  // The worker door opens only where units are dispatched and a pool exists: a local-only
+  // library listens on nothing new (docs/pools.md "The worker door").
+  let workerDoor: WorkerDoor | null = null;
+  const pools = new PoolStore(host.db);
+  if (options.dispatch && pools.count() > 0) {
+    try {
+      workerDoor = await openWorkerDoor({
+        pools,
+        listen: options.workerListen ?? new SettingsStore(host.db).get('pools.workerListen'),
+        jobDir: (jobId) => temporaryOutputDir(dataDir, jobId),
+      });
+    } catch (e) {
+      await dispatcher.stop().finally(() => host.close());
+      throw e;
+    }
+  }
   let closing: Promise<void> | null = null;
   return {
     host,
     dispatcher,
+    workerDoor,
     close() {
-      closing ??= dispatcher.stop().finally(() => host.close());
+      closing ??= (workerDoor?.close() ?? Promise.resolve()).then(() => dispatcher.stop()).finally(() => host.close());
       return closing;
     },
   };

@@ -9,7 +9,7 @@ export class CliUsageError extends Error {
 }
 
 export interface FlagSpec {
-  [name: string]: { type: 'string' | 'boolean'; short?: string };
+  [name: string]: { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
 }
 
 export function parseCommandArgs<F extends FlagSpec>(args: string[], flags: F, usage: string) {

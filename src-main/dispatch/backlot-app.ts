@@ -6,6 +6,7 @@ import type { Dispatcher } from './dispatcher';
 import type { EngineAdapter, EngineProfile } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import type { GpuReport } from '../gates/gpu';
+import type { WorkerDoor } from '../pools/worker-door/door-server';
 
 export interface AppOptions {
   dataDir: string;
@@ -17,11 +18,15 @@ export interface AppOptions {
   extraAdapters?: readonly EngineAdapter[];
   /** For tests: a GPU report instead of asking the hardware. */
   gpu?: GpuReport;
+  /** `--worker-listen HOST:PORT`, over the setting pools.workerListen (docs/pools.md "The worker door"). */
+  workerListen?: string;
 }
 
 export interface BacklotApp {
   host: Host;
   dispatcher: Dispatcher;
+  /** The worker door: open only on a dispatching host whose library has a pool. */
+  workerDoor?: WorkerDoor | null;
   close(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import { LANE_KEYS, LANES, type LaneKey } from '../catalog/lanes';
 import { quietWindowSchema, type QuietWindow } from '../schedule/quiet-window';
 import { NOTICE_KINDS, type NoticeKind } from '../notices/notice';
 import { ACQUISITION_CROSS_RULES, ACQUISITION_SETTINGS } from './acquisition-settings';
+import { POOL_SETTINGS } from './pool-settings';
 
 export type SettingApplies = 'live' | 'restart';
 /** How a typed-in text becomes a value (CLI, plain text fields); zod still has the last word. */
@@ -303,6 +304,7 @@ export const SETTINGS = {
   ...ACQUISITION_SETTINGS,
   ...SUBTITLE_SETTINGS,
   ...TRANSCRIBE_SETTINGS,
+  ...POOL_SETTINGS,
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;

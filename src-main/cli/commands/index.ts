@@ -21,6 +21,9 @@ import { transcriptCommand } from './transcript';
 import { searchCommand } from './search';
 import { modelsCommand } from './models';
 import { previewCommand } from './preview';
+import { poolCommand } from './pool';
+import { transportCommand } from './transport';
+import { workerCommand } from './worker';
 export interface Command {
   name: string;
   summary: string;
@@ -54,6 +57,9 @@ export const COMMANDS: Command[] = [
   searchCommand,
   modelsCommand,
   previewCommand,
+  poolCommand,
+  transportCommand,
+  workerCommand,
 ];
 
 /** `backlot COMMAND --help`: the command's own usage, never the argument parser's text. */

@@ -9,6 +9,7 @@ import { databaseFile } from '../data-dir';
 import { engineProfileFlag, testEngineOptions } from '../engine-flags';
 import { listenForStop } from '../stop-signal';
 import { openCliApp } from '../app';
+import { parseListen } from '../../pools/worker-door/door-server';
 import { onFatalStop } from '../../system/uncaught';
 import type { BacklotApp } from '../../dispatch/backlot-app';
 import { idleSummary } from '../../dispatch/idle-summary';
@@ -16,7 +17,7 @@ import type { UnitEnded } from '../../dispatch/dispatcher';
 import { CATALOG, type OperationId } from '../../../src-shared/catalog/operations';
 import { RunProgressLine } from '../progress-line';
 
-const USAGE = 'run [--data DIR] [--until-idle] [--timeout S] [--engines production|test] [--json]';
+const USAGE = 'run [--data DIR] [--until-idle] [--timeout S] [--engines production|test] [--json] [--worker-listen HOST:PORT]';
 
 type Ending = 'idle' | 'timeout' | 'signal';
 
@@ -27,7 +28,7 @@ export const runCommand: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, {
       data: { type: 'string' }, 'until-idle': { type: 'boolean' }, timeout: { type: 'string' },
-      engines: { type: 'string' }, json: { type: 'boolean' }, 'test-chunk-ms': { type: 'string' },
+      engines: { type: 'string' }, json: { type: 'boolean' }, 'test-chunk-ms': { type: 'string' }, 'worker-listen': { type: 'string' },
     }, USAGE);
     if (positionals.length > 0) throw new CliUsageError(`run takes no arguments, got "${positionals[0]}". Usage: backlot ${USAGE}`);
     const engines = engineProfileFlag(values.engines);
@@ -35,17 +36,21 @@ export const runCommand: Command = {
     const timeoutS = values.timeout === undefined ? null : Number(values.timeout);
     if (timeoutS !== null && !(Number.isFinite(timeoutS) && timeoutS > 0)) throw new CliUsageError(`--timeout must be a positive number of seconds, got "${values.timeout}".`);
     const json = values.json === true;
+    // Checked here even without a pool, so a typo is found before the day a pool is added.
+    if (values['worker-listen'] !== undefined) parseListen(values['worker-listen']);
 
     const stop = listenForStop();
     let app: BacklotApp;
     try {
-      app = await openCliApp({ dataDir: path.dirname(databaseFile(values.data)), dispatch: true, engines, test });
+      app = await openCliApp({ dataDir: path.dirname(databaseFile(values.data)), dispatch: true, engines, test, workerListen: values['worker-listen'] });
     } catch (e) {
       stop.dispose();
       throw e;
     }
     // An error nothing else caught closes the app (open runs interrupted) before the process exits.
     const forgetFatalStop = onFatalStop(() => app.close());
+    // On stderr, so --json's stdout stays one JSON object per line.
+    if (app.workerDoor) process.stderr.write(`backlot: worker door for the pools at ${app.workerDoor.url}\n`);
     // Requeued units (their inputs changed while they ran) are counted apart: they are no failure.
     const counts = { units: 0, failed: 0, requeued: 0 };
     const bar = !json && process.stdout.isTTY ? new RunProgressLine(process.stdout) : null;

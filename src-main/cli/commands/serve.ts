@@ -13,8 +13,9 @@ import { onFatalStop } from '../../system/uncaught';
 import { engineProfileFlag, testEngineOptions } from '../engine-flags';
 import { listenForStop } from '../stop-signal';
 import { openCliApp } from '../app';
+import { parseListen } from '../../pools/worker-door/door-server';
 
-const USAGE = 'serve [--data DIR] [--port N] [--token T | --token-file FILE] [--host NAME[,NAME...]] [--engines production|test] [--no-dispatch] [--demo]';
+const USAGE = 'serve [--data DIR] [--port N] [--token T | --token-file FILE] [--host NAME[,NAME...]] [--engines production|test] [--no-dispatch] [--demo] [--worker-listen HOST:PORT]';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -24,11 +25,14 @@ export const serveCommand: Command = {
     const { values, positionals } = parseCommandArgs(args, {
       data: { type: 'string' }, port: { type: 'string' }, token: { type: 'string' }, 'token-file': { type: 'string' },
       host: { type: 'string' }, engines: { type: 'string' }, 'no-dispatch': { type: 'boolean' }, 'test-chunk-ms': { type: 'string' }, demo: { type: 'boolean' },
+      'worker-listen': { type: 'string' },
     }, USAGE);
     const engines = engineProfileFlag(values.engines);
     const test = testEngineOptions(engines, values['test-chunk-ms'], process.env.BACKLOT_TEST_FAULTS);
     if (positionals.length > 0) throw new CliUsageError(`serve takes no arguments, got "${positionals[0]}". Usage: ${USAGE}`);
     const port = portFlag(values.port);
+    // Checked here even without a pool, so a typo is found before the day a pool is added.
+    if (values['worker-listen'] !== undefined) parseListen(values['worker-listen']);
     const allowedHosts = values.host === undefined ? [] : values.host.split(',').filter((h) => h.trim() !== '').map(normalizeAllowedHost);
     const token = tokenFromSources({ flag: values.token, file: values['token-file'], env: process.env.BACKLOT_TOKEN });
     const hostFaults = engines === 'test' ? parseHostFaults(process.env.BACKLOT_TEST_HOST_FAULTS) : undefined;
@@ -52,6 +56,7 @@ export const serveCommand: Command = {
         allowedHosts,
         wrapHandlers: hostFaults ? (h) => withHostFaults(h, hostFaults) : undefined,
         demo: values.demo === true,
+        workerListen: values['worker-listen'],
       }, openCliApp);
     } catch (e) {
       stop.dispose();
@@ -60,6 +65,7 @@ export const serveCommand: Command = {
     // An error nothing else caught stops the app the way SIGTERM does before the process exits.
     const forgetFatalStop = onFatalStop(() => app.stop());
     process.stdout.write(`Backlot is serving at ${app.server.url}\n`);
+    if (app.app.workerDoor) process.stdout.write(`Worker door for the pools at ${app.app.workerDoor.url}\n`);
 
     await stop.requested;
     await app.stop();

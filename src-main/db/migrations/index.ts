@@ -16,6 +16,7 @@ import { sql as digest } from './012-digest';
 import { sql as transcriptSearch } from './013-transcript-search';
 import { sql as window } from './014-window';
 import { sql as feedNote } from './015-feed-note';
+import { sql as pools } from './016-pools';
 
 export interface Migration {
   version: number;
@@ -41,4 +42,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: 'window', sql: window },
   // The lenient feed reader's note (docs/feeds.md).
   { version: 15, name: 'feed-note', sql: feedNote },
+  // The pools (docs/pools.md).
+  { version: 16, name: 'pools', sql: pools },
 ];

@@ -26,6 +26,8 @@ export interface HeadlessAppOptions {
   /** Host names accepted besides the loopback ones (`--host`). */
   allowedHosts?: readonly string[];
   rendererDir?: string;
+  /** `--worker-listen HOST:PORT` for the worker door (opened only when a pool exists). */
+  workerListen?: string;
   /** An empty library gets the demo library (`backlot serve --demo`). */
   demo?: boolean;
   /** For the reliability tests' host faults (host-faults.ts): wraps the API handlers. */
@@ -41,7 +43,7 @@ export interface HeadlessApp {
 
 /** `open` is the app opener the entry point hands down (src-main/app/open-app.ts). */
 export async function startHeadlessApp(options: HeadlessAppOptions, open: OpenApp): Promise<HeadlessApp> {
-  const app = await open({ dataDir: options.dataDir, dispatch: options.dispatch ?? true, engines: options.engines, test: options.test });
+  const app = await open({ dataDir: options.dataDir, dispatch: options.dispatch ?? true, engines: options.engines, test: options.test, workerListen: options.workerListen });
   const host = app.host;
   let server: HeadlessServer;
   // One ticket book for the API that issues media links and the door that serves them.
