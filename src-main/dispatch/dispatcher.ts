@@ -122,11 +122,7 @@ export class Dispatcher {
         if (this.registry.failPreflight(engineId, unit.operation, preflight)) this.arbiter.bindingsChanged();
         this.host.emit('lanes-changed');
       },
-      reserveSpend: (unit, usd) => {
-        const hold = this.arbiter.reserveUnitUsd(unit, usd, this.host.now());
-        if (hold) return { ok: false, hold };
-        return { ok: true, budgetUsd: this.arbiter.settings().spendCapUsd === null ? null : usd };
-      },
+      reserveSpend: (unit, usd) => this.arbiter.reserveUnitUsd(unit, usd, this.host.now()),
     });
     await this.disk.refresh();
     this.arbiter = new Arbiter(this.host, this.config(values, this.registry.bindings, this.gpu));
