@@ -23,7 +23,7 @@ import type { ArbiterConfig, Completion, FailureDisposition, UnitResult } from '
 import type { PolicyTreeStore } from '../policy/tree-store';
 import { LaneHolds, pauseGate } from '../gates/pause';
 import { GateChain, noSlotsGate, type Hold } from '../gates/chain';
-import { spendCapGate } from '../gates/spend-cap';
+import { fitsSpendCap, spendCapGate } from '../gates/spend-cap';
 import { gpuYieldGate } from '../gates/gpu-yield';
 import { quietHoursGate } from '../gates/quiet-hours';
 import { diskMode, type DiskMode } from '../gates/disk-gate';
@@ -239,7 +239,7 @@ export class Arbiter {
     const expected = this.unitUsd(binding, c);
     const spent = this.spentUsd(now);
     const reserved = this.slots.reserved().usd - (except?.reservedUsd ?? 0);
-    if (spent + reserved + expected <= cap + 1e-9) return null;
+    if (fitsSpendCap(cap, spent + reserved, expected)) return null;
     return { code: 'SPEND_CAP', params: { lane: lane.queueKey, capUsd: cap, spentUsd: round6(spent), expectedUsd: round6(expected) } };
   }
 
@@ -247,13 +247,14 @@ export class Arbiter {
    * A spending engine worked out a running unit's cost from its real inputs: remembered for later
    * picks of that item, and reserved now unless it would cross the cap (then the unit must not start).
    */
-  reserveUnitUsd(unit: RunningUnit, usd: number, now: number): Hold | null {
+  reserveUnitUsd(unit: RunningUnit, usd: number, now: number): { ok: true; budgetUsd: number | null } | { ok: false; hold: Hold } {
     this.knownUnitUsd.set(unit.key, usd);
     const lane = this.lanes.find((l) => l.queueKey === unit.lane);
-    if (!lane) return null;
-    const hold = this.unitSpendHold(lane, unit, now, unit);
-    if (!hold) unit.reservedUsd = usd;
-    return hold;
+    const hold = lane ? this.unitSpendHold(lane, unit, now, unit) : null;
+    if (hold) return { ok: false, hold };
+    if (lane) unit.reservedUsd = usd;
+    // The engine gets the reservation as its budget, so it never sends a request past it (remote-digest.ts).
+    return { ok: true, budgetUsd: this.config.spendCapUsd === null ? null : usd };
   }
 
   /** The lane's spend-cap hold as the lane page shows it: work is ready and every next unit would cross the cap. */

@@ -19,7 +19,7 @@ import { ManualRuns } from '../arbiter/manual-runs';
 import { BacklotError, isBacklotError } from '../../src-shared/errors';
 import type { OperationId } from '../../src-shared/catalog/operations';
 import { EngineExecutor } from '../engines/executor';
-import { buildEngineRegistry, type EngineRegistry } from '../engines/registry';
+import { buildEngineRegistry, type EngineRegistry, type RegistryOptions } from '../engines/registry';
 import type { EngineAdapter, EngineEnvironment, EngineProfile } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import { LANE_KEYS, type SettingKey, type SettingsValues } from '../../src-shared/settings/settings-schema';
@@ -122,11 +122,7 @@ export class Dispatcher {
         if (this.registry.failPreflight(engineId, unit.operation, preflight)) this.arbiter.bindingsChanged();
         this.host.emit('lanes-changed');
       },
-      reserveSpend: (unit, usd) => {
-        const hold = this.arbiter.reserveUnitUsd(unit, usd, this.host.now());
-        if (hold) return { ok: false, hold };
-        return { ok: true, budgetUsd: this.arbiter.settings().spendCapUsd === null ? null : usd };
-      },
+      reserveSpend: (unit, usd) => this.arbiter.reserveUnitUsd(unit, usd, this.host.now()),
     });
     await this.disk.refresh();
     this.arbiter = new Arbiter(this.host, this.config(values, this.registry.bindings, this.gpu));
@@ -139,8 +135,8 @@ export class Dispatcher {
     return { dataDir: this.options.dataDir, modelsDir: path.join(this.options.dataDir, 'models'), resourcesDir: resourcesDir(), settings: values, gpu: this.gpu };
   }
 
-  private buildRegistry(env: EngineEnvironment): Promise<EngineRegistry> {
-    return buildEngineRegistry({ profile: this.options.profile, env, test: this.options.test, extra: this.options.extraAdapters });
+  private buildRegistry(env: EngineEnvironment, previous?: RegistryOptions['previous']): Promise<EngineRegistry> {
+    return buildEngineRegistry({ profile: this.options.profile, env, test: this.options.test, extra: this.options.extraAdapters, ...(previous ? { previous } : {}) });
   }
 
   /**
@@ -291,14 +287,15 @@ export class Dispatcher {
     if (key === 'spend.capUsd' || key === 'spend.window') this.capNoticed.clear();
     // Engines read settings (which are enabled, their models and options): the registry is built
     // again and units started from then on use it; running ones finish as they began.
-    if (key.startsWith('engines.') || key.includes('.engine') || this.options.profile === 'production') void this.rebuildEngines(values);
+    if (key.startsWith('engines.') || key.includes('.engine') || this.options.profile === 'production') void this.rebuildEngines(values, key);
     this.wake();
   }
 
-  private rebuildEngines(values: SettingsValues): Promise<void> {
+  private rebuildEngines(values: SettingsValues, changed: SettingKey): Promise<void> {
     const run = async (): Promise<void> => {
       const env = this.environment(values);
-      const registry = await this.buildRegistry(env);
+      // Only the engines that read the changed setting are built again (docs/architecture.md "Engines").
+      const registry = await this.buildRegistry(env, { registry: this.registry, changed });
       if (this.stopped) return;
       this.registry = registry;
       this.env = env;

@@ -2,7 +2,7 @@
 // one engine — what it performs, on which lane, what it costs, whether it can run here, and how one
 // job is launched and committed — behind one interface, so an engine is one folder and one line.
 import type { Lane, OperationId } from '../../src-shared/catalog/operations';
-import type { SettingsValues } from '../../src-shared/settings/settings-schema';
+import type { SettingKey, SettingsValues } from '../../src-shared/settings/settings-schema';
 import type { EngineOutput } from '../../src-shared/protocol/engine-lines';
 import type { Host } from '../host/host';
 import type { ChannelRecord, DownloadedMedia, ItemRecord } from '../library/repository';
@@ -142,6 +142,12 @@ export interface EngineAdapter {
   readonly profile: EngineProfile;
   /** The lane it runs on; default: the catalog's lane for this engine id. */
   lane?(env: EngineEnvironment): Lane;
+  /**
+   * The settings its lane, cost, fingerprint and preflight read, besides `engines.<operation>`: a
+   * change to another setting keeps its registry entry as it was (docs/architecture.md "Engines").
+   * Absent: any setting change builds its entry again (a preflight that also reads the disk).
+   */
+  readonly settingKeys?: readonly SettingKey[];
   /**
    * Whether it can perform this piece of work (feed sync only for feed channels, yt-dlp downloads
    * only for platform items). Default: all work of its operation. Several engines of one operation

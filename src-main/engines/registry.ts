@@ -3,7 +3,7 @@
 // sees one binding per (operation, lane); the executor picks the engine for each unit among the
 // binding's engines (docs/architecture.md "Engines").
 import { CATALOG, operationSpec, type Lane, type OperationId } from '../../src-shared/catalog/operations';
-import { engineSettingKey } from '../../src-shared/settings/settings-schema';
+import { engineSettingKey, type SettingKey } from '../../src-shared/settings/settings-schema';
 import type { ChannelRecord, ItemRecord } from '../library/repository';
 import type { EngineBinding, Preflight } from '../arbiter/lanes';
 import type { CostModel, EngineAdapter, EngineEnvironment, EngineProfile } from './adapter';
@@ -75,6 +75,17 @@ export interface RegistryOptions {
   test?: TestEngineOptions;
   /** Adapters added to the profile's list (tests: a second test engine on another lane); one with a listed adapter's id and operation replaces it. */
   extra?: readonly EngineAdapter[];
+  /**
+   * A settings change: the registry it replaces and the setting that changed. An engine that declares
+   * its `settingKeys`, none of them (nor its `engines.<operation>`) the changed one, keeps its entry
+   * (preflight, fingerprint, cost) as it was; the bindings are always worked out again.
+   */
+  previous?: { registry: EngineRegistry; changed: SettingKey };
+}
+
+/** Whether a settings change leaves this engine's entry as it was. */
+function unaffected(adapter: EngineAdapter, changed: SettingKey): boolean {
+  return adapter.settingKeys !== undefined && changed !== engineSettingKey(adapter.operation) && !adapter.settingKeys.includes(changed);
 }
 
 export function catalogLane(engineId: string, operation: OperationId): Lane | null {
@@ -98,6 +109,10 @@ export async function buildEngineRegistry(options: RegistryOptions): Promise<Eng
     .filter((a) => !extra.some((x) => x.id === a.id && x.operation === a.operation));
   const adapters = [...own, ...extra];
   const engines: RegisteredEngine[] = await Promise.all(adapters.map(async (adapter): Promise<RegisteredEngine> => {
+    const kept = options.previous && unaffected(adapter, options.previous.changed)
+      ? options.previous.registry.engines.find((e) => e.adapter === adapter && e.preflight.ok) : undefined;
+    // A failed preflight is always asked again: a setting may be what fixes it.
+    if (kept) return kept;
     const lane = adapter.lane?.(env) ?? catalogLane(adapter.id, adapter.operation);
     if (!lane) throw new Error(`engine ${adapter.id} is not in the catalog for ${adapter.operation} and names no lane`);
     const enabled = profile === 'test' || env.settings[engineSettingKey(adapter.operation)].includes(adapter.id);

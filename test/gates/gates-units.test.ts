@@ -1,10 +1,11 @@
 // The gates' pure parts: which GPUs count, the library volume's free space, the disk gate's modes
-// and quiet-hours windows (crossing midnight, weekdays, the next edge).
+// quiet-hours windows (crossing midnight, weekdays, the next edge) and the one spend-cap check.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { judgeGpus, MIN_VRAM_MB } from '../../src-main/gates/gpu';
 import { SystemDiskProbe } from '../../src-main/gates/disk-probe';
 import { diskMode } from '../../src-main/gates/disk-gate';
+import { fitsSpendCap, spendCapReached } from '../../src-main/gates/spend-cap';
 import { nextQuietBoundary, parseClock, quietUntil, utcWallTime } from '../../src-main/gates/quiet-hours';
 
 describe('GPU detection', () => {
@@ -72,5 +73,22 @@ describe('quiet hours', () => {
     expect(nextQuietBoundary(windows, 'gpu', 3600, utcWallTime)).toBe(7200);
     expect(nextQuietBoundary(windows, 'gpu', 7200, utcWallTime)).toBe(day + 3600);
     expect(() => parseClock('25:00', 'from')).toThrow('from must be a time of day like "22:30" (00:00 to 24:00), got "25:00".');
+  });
+});
+
+describe('spend cap (the one check the lane gate, the arbiter and the remote engine share)', () => {
+  it('lets a cost in while what is committed plus it stays within the cap, a float sum at the cap included', () => {
+    expect(fitsSpendCap(null, 1e9, 1e9)).toBe(true);
+    expect(fitsSpendCap(1, 0.4, 0.6)).toBe(true);
+    expect(fitsSpendCap(0.3, 0.1, 0.2)).toBe(true); // 0.1 + 0.2 > 0.3 in floats
+    expect(fitsSpendCap(1, 0.4, 0.61)).toBe(false);
+    expect(fitsSpendCap(0, 0, 0.000001)).toBe(false);
+  });
+
+  it('reads the cap as reached once what is committed meets it; no cap is never reached', () => {
+    expect(spendCapReached(null, 1e9)).toBe(false);
+    expect(spendCapReached(1, 0.99)).toBe(false);
+    expect(spendCapReached(1, 1)).toBe(true);
+    expect(spendCapReached(0, 0)).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 // The engine registry the reliability tests stand on: without a usable GPU the test profile's GPU
 // operations run on their CPU lanes (so the whole pipeline runs on CI), its faults reach exactly
 // the job they name, the production profile refuses clearly where no engine is installed, and
-// `engines.<operation>` decides which engines are enabled.
+// `engines.<operation>` decides which engines are enabled; a settings change builds again only the
+// engines that read the changed setting.
 import path from 'node:path';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,9 @@ import { defaultSettings, type SettingsValues } from '../../src-shared/settings/
 import type { OperationId } from '../../src-shared/catalog/operations';
 import type { GpuReport } from '../../src-main/gates/gpu';
 import { PRODUCTION_ADAPTERS } from '../../src-main/engines/registry';
+import { extractiveAdapter } from '../../src-main/engines/extractive/adapter';
+import { voiceprintMatchAdapter } from '../../src-main/engines/voiceprint-match/adapter';
+import type { EngineAdapter } from '../../src-main/engines/adapter';
 
 const noGpu: GpuReport = { controllers: [], usable: [], slots: 0, reason: 'No graphics controller was found.' };
 const oneGpu: GpuReport = { controllers: [], usable: [], slots: 1, reason: null };
@@ -76,5 +80,43 @@ describe('engine registry, production profile', () => {
       expect(e.enabled).toBe(false);
       expect(e.preflight).toMatchObject({ ok: false, code: 'ENGINE_DISABLED' });
     }
+  });
+});
+
+describe('engine registry, a settings change', () => {
+  /** The adapter with its fingerprint calls counted: one per time its entry is built. */
+  function counted(adapter: EngineAdapter): { adapter: EngineAdapter; builds: () => number } {
+    let n = 0;
+    return { adapter: { ...adapter, fingerprint: (e) => { n++; return adapter.fingerprint(e); } }, builds: () => n };
+  }
+
+  it('builds again only the engines that read the changed setting; the others keep their entry', async () => {
+    const digest = counted(extractiveAdapter);
+    const match = counted(voiceprintMatchAdapter);
+    const extra = [digest.adapter, match.adapter];
+    const before = defaultSettings();
+    const first = await buildEngineRegistry({ profile: 'test', env: env(noGpu, before), extra });
+    const entry = (r: EngineRegistry, id: string) => r.engines.find((e) => e.adapter.id === id)!;
+    expect([digest.builds(), match.builds()]).toEqual([1, 1]);
+
+    const after: SettingsValues = { ...before, 'digest.moments': before['digest.moments'] + 1 };
+    const second = await buildEngineRegistry({ profile: 'test', env: env(noGpu, after), extra, previous: { registry: first, changed: 'digest.moments' } });
+    // The digest engine reads digest.moments: built again, and its fingerprint has the new value.
+    expect(digest.builds()).toBe(2);
+    expect(entry(second, 'extractive')).not.toBe(entry(first, 'extractive'));
+    expect(entry(second, 'extractive').fingerprint).toContain(`m=${after['digest.moments']}`);
+    expect(entry(first, 'extractive').fingerprint).toContain(`m=${before['digest.moments']}`);
+    // The speaker match reads only its threshold: the very same entry, never built again.
+    expect(match.builds()).toBe(1);
+    expect(entry(second, 'voiceprint-match')).toBe(entry(first, 'voiceprint-match'));
+    // An engine that declares no setting keys is built again on any change.
+    expect(entry(second, 'test')).not.toBe(entry(first, 'test'));
+
+    // Its operation's engines.<operation> setting rebuilds it too, whatever keys it declares.
+    const third = await buildEngineRegistry({ profile: 'test', env: env(noGpu, after), extra, previous: { registry: second, changed: 'engines.diarize' } });
+    expect([digest.builds(), match.builds()]).toEqual([2, 1]);
+    expect(entry(third, 'extractive')).toBe(entry(second, 'extractive'));
+    await buildEngineRegistry({ profile: 'test', env: env(noGpu, after), extra, previous: { registry: third, changed: 'engines.digest' } });
+    expect([digest.builds(), match.builds()]).toEqual([3, 1]);
   });
 });

@@ -13,6 +13,7 @@ import { parseModelAnswer, type ModelAnswer } from './answer';
 import { cutToBytes, planRemoteDigest, requestBound, type RemoteShape } from './plan';
 import { partDigestText, reducePrompt, systemPrompt } from './prompt';
 import { remoteError } from './errors';
+import { fitsSpendCap } from '../../gates/spend-cap';
 
 /** One request to a chat model: the remote endpoint (chat-client.ts) or a local one (llama-cpp). */
 export type ChatComplete = (messages: readonly ChatMessage[], maxTokens: number, onDelta: (chars: number) => void) => Promise<ChatAnswer>;
@@ -57,7 +58,7 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
 
   const ask = async (user: string, label: string): Promise<ModelAnswer> => {
     const bound = usdOf(requestBound(shape, user), shape.maxOutputTokens, shape.prices);
-    if (input.budgetUsd !== null && spent.usd + bound > input.budgetUsd + 1e-12) {
+    if (!fitsSpendCap(input.budgetUsd, spent.usd, bound)) {
       throw remoteError('SPEND_CAP', 'The next request to the remote model could cross the spend cap; nothing more was sent.', { budgetUsd: input.budgetUsd, nextBoundUsd: bound });
     }
     const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: user }];

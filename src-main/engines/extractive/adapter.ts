@@ -14,6 +14,7 @@ export const extractiveAdapter: EngineAdapter = {
   profile: 'production',
   // Measured: an hour of speech in well under a second (docs/benchmarks.md "Digests").
   cost: () => ({ secondsFixed: 1, secondsPerMediaSecond: 0.0005 }),
+  settingKeys: ['digest.summarySentences', 'digest.moments'],
   fingerprint: (env) => `${EXTRACTIVE_MODEL};s=${env.settings['digest.summarySentences']};m=${env.settings['digest.moments']}`,
   preflight: () => Promise.resolve({ ok: true }),
   launch: (job) => ({

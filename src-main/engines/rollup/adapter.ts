@@ -21,6 +21,7 @@ export const rollupAdapter: EngineAdapter = {
   operation: 'channel-digest',
   profile: 'production',
   cost: () => ({ secondsFixed: 1, secondsPerMediaSecond: 0 }),
+  settingKeys: ['digest.summarySentences', 'digest.moments', 'digest.channel.period'],
   fingerprint: (env) => `${EXTRACTIVE_MODEL};s=${env.settings['digest.summarySentences']};m=${env.settings['digest.moments']};period=${env.settings['digest.channel.period']}`,
   preflight: () => Promise.resolve({ ok: true }),
   launch: (job) => ({

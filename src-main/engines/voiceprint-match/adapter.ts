@@ -28,6 +28,7 @@ export const voiceprintMatchAdapter: EngineAdapter = {
   operation: 'attribute-voices',
   profile: 'production',
   cost: () => ({ secondsFixed: 1, secondsPerMediaSecond: 0 }),
+  settingKeys: ['speakers.matchThreshold'],
   fingerprint: (env) => `match-1;threshold=${env.settings['speakers.matchThreshold']}`,
   preflight: () => Promise.resolve({ ok: true }),
   launch(job) {
