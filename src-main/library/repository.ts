@@ -99,6 +99,9 @@ export class LibraryRepository {
                                enclosure_length = @enclosure_length, live_status = @live_status, listed_at = @listed_at WHERE id = @id`),
       setDownloaded: db.prepare("UPDATE items SET media_state = 'local', media_path = ?, size_bytes = ?, mtime_ms = ?, fingerprint = ? WHERE id = ?"),
       setRemoved: db.prepare('UPDATE channels SET removed_at = ? WHERE id = ?'),
+      mediaPathHolder: db.prepare('SELECT id FROM items WHERE media_path = ? AND id != ? LIMIT 1').pluck(),
+      mediaPathsHeldOutside: db.prepare(`SELECT DISTINCT media_path FROM items WHERE channel_id != ? AND media_path IS NOT NULL
+                                          AND media_path IN (SELECT media_path FROM items WHERE channel_id = ? AND media_path IS NOT NULL)`).pluck(),
     };
   }
 
@@ -182,6 +185,19 @@ export class LibraryRepository {
     this.q.setListed.run({ id: itemId, ...fields });
     this.work.ensureItem(itemId, now);
     return { item: this.item(itemId)!, added: !existing };
+  }
+
+  /** Another item whose media is this file, if any (issue 23: a media file is never two items'). */
+  mediaPathHolder(mediaPath: string, exceptItemId: string): string | undefined {
+    return this.q.mediaPathHolder.get(mediaPath, exceptItemId) as string | undefined;
+  }
+
+  /**
+   * The channel's media files that an item of another channel uses too (a removal never deletes
+   * them). One pass over the items, since no index on media_path exists (issue 23).
+   */
+  mediaPathsHeldOutside(channelId: string): Set<string> {
+    return new Set(this.q.mediaPathsHeldOutside.all(channelId, channelId) as string[]);
   }
 
   /** A download committed the item's media: its path, size and content fingerprint. */
