@@ -4,7 +4,7 @@
 // timeout and a truncated answer end the request with their reason code. Written on fetch rather
 // than the provider's SDK: docs/decisions.md "Remote digest client".
 import { createParser } from 'eventsource-parser';
-import { redact, remoteError } from './errors';
+import { redact, remoteError, upstreamExcerpt } from './errors';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -108,13 +108,13 @@ async function once(o: ChatClientOptions, body: string): Promise<Once> {
   }
   try {
     if (res.status === 401 || res.status === 403) {
-      throw remoteError('REMOTE_AUTH', `The remote digest endpoint refused the API key (HTTP ${res.status}).`, { status: res.status }, redact(await bodyText(res), o.apiKey));
+      throw remoteError('REMOTE_AUTH', `The remote digest endpoint refused the API key (HTTP ${res.status}).`, { status: res.status }, upstreamExcerpt(await bodyText(res), o.apiKey));
     }
     if (res.status === 429 || res.status >= 500) {
-      return { kind: 'retry', status: res.status, retryAfterMs: retryAfterMs(res.headers), diagnostic: redact(await bodyText(res), o.apiKey) };
+      return { kind: 'retry', status: res.status, retryAfterMs: retryAfterMs(res.headers), diagnostic: upstreamExcerpt(await bodyText(res), o.apiKey) };
     }
     if (res.status < 200 || res.status >= 300) {
-      throw remoteError('REMOTE_REJECTED', `The remote digest endpoint rejected the request (HTTP ${res.status}).`, { status: res.status }, redact(await bodyText(res), o.apiKey));
+      throw remoteError('REMOTE_REJECTED', `The remote digest endpoint rejected the request (HTTP ${res.status}).`, { status: res.status }, upstreamExcerpt(await bodyText(res), o.apiKey));
     }
     const type = res.headers.get('content-type') ?? '';
     const answer = type.includes('text/event-stream') ? await readStream(res, o) : readJson(await res.text(), o);
@@ -145,7 +145,7 @@ function usageOf(j: CompletionJson): ChatAnswer['usage'] {
 }
 
 function malformed(why: string, raw: string, key: string | null): Error {
-  return remoteError('REMOTE_MALFORMED', `The remote digest endpoint's answer is malformed: ${why}.`, { reason: why }, redact(raw.slice(0, DIAGNOSTIC_CHARS), key));
+  return remoteError('REMOTE_MALFORMED', `The remote digest endpoint's answer is malformed: ${why}.`, { reason: why }, upstreamExcerpt(raw, key));
 }
 
 function readJson(raw: string, o: ChatClientOptions): ChatAnswer {

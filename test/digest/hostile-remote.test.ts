@@ -1,0 +1,81 @@
+// A hostile OpenAI-compatible server on loopback (issue 23): it echoes the API key in every
+// encoding, and nothing Backlot stores (runs, logs, the database's bytes, outputs) holds any of
+// them; the library's database and folder are owner-only.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openApp, type BacklotApp } from '../../src-main/app/open-app';
+import { startOpenAiServer, type OpenAiServer } from '../../src-main/bench/openai-loopback';
+import { redact, upstreamExcerpt } from '../../src-main/digest/remote/redact';
+import { createDigestLibrary, type DigestLibrary } from './library';
+import { until } from '../reliability/fixtures/host';
+
+// A key with characters JSON, URLs and base64 each encode their own way.
+const KEY = 'sk-live/9Zq"x\\Tk+=A7pQ2mW8rVn4_hostile';
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const b64url = (s: string) => Buffer.from(s).toString('base64url');
+/** Every form of the key a hostile server echoes. */
+const ECHOES = [
+  KEY, b64(KEY), b64url(KEY), b64(`Bearer ${KEY}`), b64url(`Authorization: Bearer ${KEY}`), b64(`x${KEY}`),
+  JSON.stringify(KEY).slice(1, -1), JSON.stringify(KEY).slice(1, -1).replace(/\//g, '\\/'), encodeURIComponent(KEY),
+  KEY.slice(7, 25), KEY.slice(-14),
+];
+
+let server: OpenAiServer;
+const libs: DigestLibrary[] = [];
+const apps: BacklotApp[] = [];
+beforeAll(async () => { server = await startOpenAiServer(); });
+afterAll(async () => { await server.close(); });
+afterEach(async () => {
+  for (const a of apps.splice(0)) await a.close();
+  for (const l of libs.splice(0)) l.remove();
+});
+
+/** Every 10-character run of the key, as text, JSON, URL-encoded, or inside any base64 run at any alignment. */
+function leaks(text: string): string[] {
+  const plain = [KEY, JSON.stringify(KEY).slice(1, -1), JSON.stringify(KEY).slice(1, -1).replace(/\//g, '\\/'), encodeURIComponent(KEY)];
+  const decoded = [...text.matchAll(/[A-Za-z0-9+/_-]{12,}/g)].flatMap((m) => [0, 1, 2, 3].map((off) => Buffer.from(m[0].slice(off), 'base64').toString('latin1')));
+  const found: string[] = [];
+  for (const hay of [text, ...decoded]) for (const form of plain) for (let i = 0; i + 10 <= form.length; i++) if (hay.includes(form.slice(i, i + 10))) found.push(form.slice(i, i + 10));
+  return found;
+}
+
+describe('the key echoed by a hostile server', () => {
+  it('is redacted in every encoding, at every base64 alignment and in part, and a body is kept only as a bounded excerpt', () => {
+    const body = `{"error":{"message":"bad key: ${ECHOES.join(' | ')}"}}`;
+    const out = redact(body, KEY);
+    expect(leaks(out)).toEqual([]);
+    expect(out).toContain('bad key: [redacted]');
+    expect(redact('nothing secret here', KEY)).toBe('nothing secret here');
+    const long = upstreamExcerpt(`${'a'.repeat(5000)}\u001b[2J`, KEY);
+    expect(long.length).toBeLessThan(1100);
+    expect(long).toMatch(/cut at 1000 characters/);
+    expect(upstreamExcerpt('x\u001b[2Jy', KEY)).toBe('x\\u001b[2Jy');
+  });
+
+  it('leaves no trace in runs, logs, the database file or outputs, and the library is owner-only', async () => {
+    const body = JSON.stringify({ error: { message: `Invalid request for ${KEY}; you sent ${ECHOES.join(', ')}` } });
+    server.reply = () => ({ kind: 'status', status: 400, body });
+    const lib = createDigestLibrary({
+      items: 1, seconds: 60,
+      settings: { 'engines.digest': ['openai-compatible'], 'digest.remote.baseUrl': server.url, 'digest.remote.model': 'm', 'digest.remote.apiKey': KEY, 'retry.maxAttempts': 1 },
+    });
+    libs.push(lib);
+    const app = await openApp({ dataDir: lib.dataDir, dispatch: true });
+    apps.push(app);
+    await until('the rejected digest', () => (app.host.work.row('digest', lib.items[0])?.state === 'deferred' ? true : undefined), 60_000);
+    const run = app.host.db.prepare("SELECT reason_code, diagnostic FROM runs WHERE operation = 'digest'").get() as { reason_code: string; diagnostic: string };
+    expect(run.reason_code).toBe('REMOTE_REJECTED');
+    expect(run.diagnostic).toContain('[redacted]');
+    const stored = [
+      JSON.stringify(app.host.db.prepare('SELECT * FROM runs').all()),
+      JSON.stringify(app.host.db.prepare('SELECT * FROM run_logs').all()),
+      ...fs.readdirSync(lib.dataDir).filter((f) => f.startsWith('backlot.sqlite')).map((f) => fs.readFileSync(path.join(lib.dataDir, f), 'latin1')),
+    ].join('\n');
+    expect(leaks(stored)).toEqual([]);
+    if (process.platform !== 'win32') {
+      expect(fs.statSync(lib.dataDir).mode & 0o777).toBe(0o700);
+      for (const f of fs.readdirSync(lib.dataDir).filter((n) => n.startsWith('backlot.sqlite'))) expect(fs.statSync(path.join(lib.dataDir, f)).mode & 0o777, f).toBe(0o600);
+    }
+  }, 120_000);
+});
