@@ -1,6 +1,7 @@
 // A hostile OpenAI-compatible server on loopback (issue 23): it echoes the API key in every
 // encoding, and nothing Backlot stores (runs, logs, the database's bytes, outputs) holds any of
-// them; the library's database and folder are owner-only.
+// them; the library's database and folder are owner-only. It reports usage that is no count, or
+// streams forever: each request is charged at its reserved bound and ends with a clear code.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,14 @@ import { openApp, type BacklotApp } from '../../src-main/app/open-app';
 import { startOpenAiServer, type OpenAiServer } from '../../src-main/bench/openai-loopback';
 import { redact, upstreamExcerpt } from '../../src-main/digest/remote/redact';
 import { createDigestLibrary, type DigestLibrary } from './library';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chatCompletion, type ChatClientOptions } from '../../src-main/digest/remote/chat-client';
+import { remoteDigest } from '../../src-main/digest/remote/remote-digest';
+import { planRemoteDigest, type RemoteShape } from '../../src-main/digest/remote/plan';
+import { splitSentences } from '../../src-main/digest/sentences';
+import { EngineJobError } from '../../src-main/engines/program-kit';
+import { syntheticTranscript } from './transcripts';
 import { until } from '../reliability/fixtures/host';
 
 // A key with characters JSON, URLs and base64 each encode their own way.
@@ -78,4 +87,69 @@ describe('the key echoed by a hostile server', () => {
       for (const f of fs.readdirSync(lib.dataDir).filter((n) => n.startsWith('backlot.sqlite'))) expect(fs.statSync(path.join(lib.dataDir, f)).mode & 0o777, f).toBe(0o600);
     }
   }, 120_000);
+});
+
+const shape: RemoteShape = { contextTokens: 2048, maxOutputTokens: 50, summarySentences: 3, moments: 5, prices: { usdPerMillionInput: 1, usdPerMillionOutput: 2 } };
+const transcript = syntheticTranscript(60);
+
+async function failure(p: Promise<unknown>): Promise<EngineJobError> {
+  try { await p; } catch (e) { if (e instanceof EngineJobError) return e; throw e; }
+  throw new Error('expected a failure');
+}
+
+/** A server whose SSE stream never ends: fast (as fast as the socket takes it) or one event per tick. */
+async function endlessServer(mode: 'fast' | 'slow'): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<import('node:net').Socket>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const event = `data: ${JSON.stringify({ choices: [{ delta: { content: 'more words and more words ' } }] })}\n\n`;
+    const write = () => {
+      if (res.destroyed) return;
+      if (mode === 'slow') { res.write(event); setTimeout(write, 20); return; }
+      // Written whenever the socket drains: as fast as the client reads.
+      while (res.write(event.repeat(64)));
+      res.once('drain', write);
+    };
+    write();
+  });
+  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+  };
+}
+
+describe('the spend cap counts every answer', () => {
+  const client = (extra: Partial<ChatClientOptions> = {}): ChatClientOptions => ({ baseUrl: server.url, model: 'm', apiKey: 'sk-x', stream: false, timeoutMs: 10_000, ...extra });
+  const bound = planRemoteDigest(splitSentences(transcript), shape).boundUsd;
+
+  it.each([['1e400', '7'], ['-100', '7'], ['12', '-3'], ['"12"', '7']])('charges usage of %s in, %s out at the reserved bound, not $0', async (input, output) => {
+    server.reply = () => ({ kind: 'raw', contentType: 'application/json', body: `{"choices":[{"message":{"content":"{\\"summary\\":\\"S.\\",\\"moments\\":[]}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":${input},"completion_tokens":${output}}}` });
+    const { spent, record } = await remoteDigest({ item: 'i1', transcript, shape, engine: 'openai-compatible', model: 'm', budgetUsd: bound, complete: (m, max) => chatCompletion(client(), m, max) });
+    expect(record.summary).toBe('S.');
+    expect(spent).toMatchObject({ requests: 1, estimated: true });
+    expect(spent.usd).toBeCloseTo(bound, 12);
+    expect(Number.isFinite(spent.inputTokens) && spent.inputTokens > 0).toBe(true);
+  });
+
+  it('cuts a stream that never ends by max_tokens, and one that trickles forever by time, each charged at its bound', async () => {
+    const fast = await endlessServer('fast');
+    try {
+      const e = await failure(chatCompletion(client({ baseUrl: fast.url, stream: true }), [{ role: 'user', content: 'x' }], 50));
+      expect(e).toMatchObject({ code: 'REMOTE_MALFORMED', params: { reason: 'the answer went past max_tokens' } });
+      const digest = await failure(remoteDigest({ item: 'i1', transcript, shape, engine: 'openai-compatible', model: 'm', budgetUsd: bound, complete: (m, max) => chatCompletion(client({ baseUrl: fast.url, stream: true }), m, max) }));
+      expect((digest.params.spent as { usd: number }).usd).toBeCloseTo(bound, 12);
+    } finally {
+      await fast.close();
+    }
+    const slow = await endlessServer('slow');
+    try {
+      const e = await failure(chatCompletion(client({ baseUrl: slow.url, stream: true, timeoutMs: 400 }), [{ role: 'user', content: 'x' }], 100_000));
+      expect(e).toMatchObject({ code: 'REMOTE_TIMEOUT', params: { timeoutS: 0.4 } });
+    } finally {
+      await slow.close();
+    }
+  });
 });
