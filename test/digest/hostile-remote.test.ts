@@ -16,6 +16,7 @@ import { remoteDigest } from '../../src-main/digest/remote/remote-digest';
 import { planRemoteDigest, type RemoteShape } from '../../src-main/digest/remote/plan';
 import { splitSentences } from '../../src-main/digest/sentences';
 import { EngineJobError } from '../../src-main/engines/program-kit';
+import { DIGEST_JSON_SCHEMA, parseModelAnswer } from '../../src-main/digest/remote/answer';
 import { syntheticTranscript } from './transcripts';
 import { until } from '../reliability/fixtures/host';
 
@@ -151,5 +152,34 @@ describe('the spend cap counts every answer', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('a remote model that answers in prose', () => {
+  it('takes prose as the summary without key moments, marked so; only an empty answer or broken JSON is malformed', () => {
+    expect(parseModelAnswer('The speakers agreed on the {budget} and left early.')).toEqual({ summary: 'The speakers agreed on the {budget} and left early.', moments: [], prose: true });
+    expect(parseModelAnswer('Here you go: {"summary":"S","moments":[{"start":3,"text":"x"}]}')).toEqual({ summary: 'S', moments: [{ start: 3, text: 'x' }] });
+    expect(() => parseModelAnswer('  \n ')).toThrow(/empty/);
+    expect(() => parseModelAnswer('{"summary": "cut off')).toThrow(/JSON object|not valid JSON/);
+    expect(() => parseModelAnswer('{"summary": 3}')).toThrow(/summary/);
+  });
+
+  it('asks with a JSON schema, falls back to a JSON object where the schema is refused, and digests a prose answer', async () => {
+    const formats: unknown[] = [];
+    server.reply = (r) => {
+      const format = (r.body as { response_format?: { type: string } }).response_format;
+      formats.push(format?.type ?? 'none');
+      if (format?.type === 'json_schema') return { kind: 'status', status: 400, body: JSON.stringify({ error: { message: "response_format 'json_schema' is not supported by this model" } }) };
+      return { kind: 'raw', contentType: 'application/json', body: JSON.stringify({ choices: [{ message: { content: 'The team reviewed the budget and agreed to meet again.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: 12 } }) };
+    };
+    const complete = (m: Parameters<typeof chatCompletion>[1], max: number) => chatCompletion({ baseUrl: server.url, model: 'prose-model', apiKey: null, stream: false, timeoutMs: 10_000, answerSchema: DIGEST_JSON_SCHEMA }, m, max);
+    const { record } = await remoteDigest({ item: 'i1', transcript, shape, engine: 'openai-compatible', model: 'prose-model', budgetUsd: null, complete });
+    expect(record).toMatchObject({ summary: 'The team reviewed the budget and agreed to meet again.', moments: [], prose: true });
+    expect(formats).toEqual(['json_schema', 'json_object']);
+    const schemaAsked = server.requests.find((r) => (r.body as { response_format?: { type: string } }).response_format?.type === 'json_schema')!;
+    expect((schemaAsked.body as { response_format?: unknown }).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'digest', strict: true, schema: DIGEST_JSON_SCHEMA } });
+    // What the endpoint accepted is remembered: the next request asks for a JSON object at once.
+    await remoteDigest({ item: 'i2', transcript, shape, engine: 'openai-compatible', model: 'prose-model', budgetUsd: null, complete });
+    expect(formats).toEqual(['json_schema', 'json_object', 'json_object']);
   });
 });

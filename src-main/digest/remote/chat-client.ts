@@ -5,6 +5,7 @@
 // than the provider's SDK: docs/decisions.md "Remote digest client".
 import { createParser } from 'eventsource-parser';
 import { redact, remoteError, upstreamExcerpt } from './errors';
+import { EngineJobError } from '../../engines/program-kit';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -36,6 +37,23 @@ export interface ChatClientOptions {
   /** Characters of the answer received so far (streamed progress). */
   onDelta?: (chars: number) => void;
   onRetry?: (info: { attempt: number; status: number | null; waitMs: number }) => void;
+  /**
+   * Ask for JSON of this schema (issue 23): `response_format` json_schema first; a server that
+   * rejects it (a 400 naming response_format) is asked for a json_object, then for nothing.
+   */
+  answerSchema?: Record<string, unknown>;
+}
+
+/** How JSON is asked for, most precise first; a 400 naming the field moves one step down. */
+const FORMATS = ['json_schema', 'json_object', 'none'] as const;
+type Format = (typeof FORMATS)[number];
+/** What each endpoint and model accepted, for the rest of this process's requests. */
+const accepted = new Map<string, Format>();
+
+function responseFormat(format: Format, schema: Record<string, unknown>): Record<string, unknown> {
+  if (format === 'json_schema') return { response_format: { type: 'json_schema', json_schema: { name: 'digest', strict: true, schema } } };
+  if (format === 'json_object') return { response_format: { type: 'json_object' } };
+  return {};
 }
 
 const DIAGNOSTIC_CHARS = 4000;
@@ -65,11 +83,26 @@ export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export async function chatCompletion(o: ChatClientOptions, messages: readonly ChatMessage[], maxTokens: number): Promise<ChatAnswer> {
+  if (!o.answerSchema) return completionAs(o, messages, maxTokens, {});
+  const key = `${o.baseUrl}\0${o.model}`;
+  for (let i = FORMATS.indexOf(accepted.get(key) ?? 'json_schema'); ; i++) {
+    try {
+      const answer = await completionAs(o, messages, maxTokens, responseFormat(FORMATS[i], o.answerSchema));
+      accepted.set(key, FORMATS[i]);
+      return answer;
+    } catch (e) {
+      const refusedFormat = e instanceof EngineJobError && e.code === 'REMOTE_REJECTED' && /response_format|json_schema|json_object/i.test(e.diagnostic ?? '');
+      if (!refusedFormat || i === FORMATS.length - 1) throw e;
+    }
+  }
+}
+
+async function completionAs(o: ChatClientOptions, messages: readonly ChatMessage[], maxTokens: number, format: Record<string, unknown>): Promise<ChatAnswer> {
   const maxAttempts = o.maxAttempts ?? 5;
   const maxWait = o.maxRetryWaitMs ?? 120_000;
   const sleep = o.sleep ?? defaultSleep;
   const body = JSON.stringify({
-    model: o.model, messages, max_tokens: maxTokens, temperature: 0.2,
+    model: o.model, messages, max_tokens: maxTokens, temperature: 0.2, ...format,
     ...(o.stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   });
   for (let attempt = 1; ; attempt++) {

@@ -119,6 +119,7 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
       summary: final.summary, moments: pinMoments(final.moments, sentences, shape.moments),
       usage: { requests: spent.requests, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, estimated: spent.estimated },
       usd: spent.usd,
+      ...(final.prose ? { prose: true as const } : {}),
     };
     return { record, spent };
   } catch (e) {

@@ -6,6 +6,7 @@ import type { EngineJob } from '../../../src-shared/protocol/engine-lines';
 import { redact, upstreamExcerpt } from '../../digest/remote/errors';
 import { numberInput, readTranscript, stringInput, writeDigest } from '../../digest/job-files';
 import { remoteDigest } from '../../digest/remote/remote-digest';
+import { DIGEST_JSON_SCHEMA } from '../../digest/remote/answer';
 import { chatCompletion, type ChatClientOptions } from '../../digest/remote/chat-client';
 
 serveJobs(async (job, rawIo) => {
@@ -34,6 +35,7 @@ async function digestJob(job: EngineJob, io: JobIo): Promise<JobAnswer> {
     stream: input.stream !== false,
     timeoutMs: numberInput(input, 'requestTimeoutS', 300) * 1000,
     signal: io.signal,
+    answerSchema: DIGEST_JSON_SCHEMA,
     onRetry: ({ attempt, status, waitMs }) => io.log('warn', `HTTP ${status ?? 'unreachable'}; attempt ${attempt} is tried again in ${Math.round(waitMs / 100) / 10} s`),
   };
   const { record, spent } = await remoteDigest({
@@ -54,5 +56,7 @@ async function digestJob(job: EngineJob, io: JobIo): Promise<JobAnswer> {
     log: (text) => io.log('info', text),
   });
   io.log('info', `${spent.requests} request(s), ${spent.inputTokens} tokens in, ${spent.outputTokens} out${spent.estimated ? ' (estimated)' : ''}, $${spent.usd.toFixed(6)}`);
-  return { files: [writeDigest(job.outputDir, record)], metadata: { spent } };
+  // A prose answer becomes the summary: whatever the server wrote passes the key's redaction too.
+  const clean = JSON.parse(redact(JSON.stringify(record), client.apiKey)) as typeof record;
+  return { files: [writeDigest(job.outputDir, clean)], metadata: { spent } };
 }
