@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openApp, type BacklotApp } from '../../src-main/app/open-app';
 import { startOpenAiServer, type OpenAiServer } from '../../src-main/bench/openai-loopback';
-import { redact, upstreamExcerpt } from '../../src-main/digest/remote/redact';
+import { redact, redactDeep, upstreamExcerpt } from '../../src-main/digest/remote/redact';
 import { createDigestLibrary, type DigestLibrary } from './library';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -61,6 +61,10 @@ describe('the key echoed by a hostile server', () => {
     expect(long.length).toBeLessThan(1100);
     expect(long).toMatch(/cut at 1000 characters/);
     expect(upstreamExcerpt('x\u001b[2Jy', KEY)).toBe('x\\u001b[2Jy');
+    // Inside structures (params, a prose summary), every string is redacted and the shape kept.
+    const deep = redactDeep({ summary: `The key is ${KEY}`, moments: [{ start: 1, text: b64(KEY) }], n: 3 }, KEY);
+    expect(deep).toMatchObject({ summary: 'The key is [redacted]', moments: [{ start: 1 }], n: 3 });
+    expect(leaks(JSON.stringify(deep))).toEqual([]);
   });
 
   it('leaves no trace in runs, logs, the database file or outputs, and the library is owner-only', async () => {

@@ -17,4 +17,4 @@ export function remoteError(code: RemoteCode, message: string, params: Record<st
   return new EngineJobError(code, message, params, diagnostic);
 }
 
-export { redact, upstreamExcerpt } from './redact';
+export { redact, redactDeep, upstreamExcerpt } from './redact';

@@ -55,6 +55,17 @@ export function redact(text: string, key: string | null): string {
   return out;
 }
 
+/** Every string inside a value (params, a digest record) redacted; the structure is kept as it is. */
+export function redactDeep<T>(value: T, key: string | null): T {
+  if (!key) return value;
+  if (typeof value === 'string') return redact(value, key) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => redactDeep(v, key)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k, key), redactDeep(v, key)])) as T;
+  }
+  return value;
+}
+
 /**
  * What a diagnostic keeps of an upstream body: never the body verbatim, but its first
  * EXCERPT_CHARS characters, the key redacted, control characters shown as escapes, and a note

@@ -3,7 +3,7 @@
 // stdin (never an argument or the environment, which other processes can read) and is never logged.
 import { EngineJobError, serveJobs, type JobAnswer, type JobIo } from '../program-kit';
 import type { EngineJob } from '../../../src-shared/protocol/engine-lines';
-import { redact, upstreamExcerpt } from '../../digest/remote/errors';
+import { redact, redactDeep, upstreamExcerpt } from '../../digest/remote/errors';
 import { numberInput, readTranscript, stringInput, writeDigest } from '../../digest/job-files';
 import { remoteDigest } from '../../digest/remote/remote-digest';
 import { DIGEST_JSON_SCHEMA } from '../../digest/remote/answer';
@@ -18,9 +18,15 @@ serveJobs(async (job, rawIo) => {
   try {
     return await digestJob(job, io);
   } catch (e) {
-    if (!(e instanceof EngineJobError)) throw e;
-    const params = JSON.parse(redact(JSON.stringify(e.params), key)) as Record<string, unknown>;
-    throw new EngineJobError(e.code, redact(e.message, key), params, e.diagnostic === undefined ? undefined : upstreamExcerpt(e.diagnostic, key));
+    if (!(e instanceof EngineJobError)) {
+      // An unexpected failure's message and stack become a diagnostic too.
+      if (e instanceof Error) {
+        e.message = redact(e.message, key);
+        if (e.stack) e.stack = redact(e.stack, key);
+      }
+      throw e;
+    }
+    throw new EngineJobError(e.code, redact(e.message, key), redactDeep(e.params, key), e.diagnostic === undefined ? undefined : upstreamExcerpt(e.diagnostic, key));
   }
 });
 
@@ -57,6 +63,6 @@ async function digestJob(job: EngineJob, io: JobIo): Promise<JobAnswer> {
   });
   io.log('info', `${spent.requests} request(s), ${spent.inputTokens} tokens in, ${spent.outputTokens} out${spent.estimated ? ' (estimated)' : ''}, $${spent.usd.toFixed(6)}`);
   // A prose answer becomes the summary: whatever the server wrote passes the key's redaction too.
-  const clean = JSON.parse(redact(JSON.stringify(record), client.apiKey)) as typeof record;
+  const clean = redactDeep(record, client.apiKey);
   return { files: [writeDigest(job.outputDir, clean)], metadata: { spent } };
 }
