@@ -74,13 +74,15 @@ export function pacedLaunch(job: JobContext, command: EngineCommand, input: Reco
 
 /**
  * Where this item's media goes: the template's name unless a file already lies there that is not
- * this item's own media, then the name marked with the item (issue 23): a commit never replaces
- * another item's file, nor a file Backlot does not know (a removed channel's kept media).
+ * this item's own media, or another item records it as its media, then the name marked with the
+ * item (issue 23): a commit never replaces another item's file, nor a file Backlot does not know.
  */
 function ownMediaPath(dataDir: string, relative: string, item: ItemRecord): string {
   const plain = path.join(mediaRoot(dataDir), relative);
   const marked = path.join(mediaRoot(dataDir), itemMarkedPath(relative, item.id));
   if (item.media_path === plain || item.media_path === marked) return item.media_path;
+  // Another item may call the name its own even where its file is gone (deleted by hand): still theirs.
+  if (acquisitionFor(dataDir).host.library.mediaPathHolder(plain, item.id) !== undefined) return marked;
   let taken = true;
   try { fs.lstatSync(plain); } catch { taken = false; }
   return taken ? marked : plain;
