@@ -1,7 +1,10 @@
 // Which media file a window may play: a ticket, issued by the authenticated API for one item and
 // expiring, names it; the file itself is looked up in the library at every request. Both shells
 // serve only what a ticket resolves to (headless: /media/<ticket>, Electron: backlot-media://), so
-// no path a window sends ever reaches the disk (docs/window.md "Media").
+// no path a window sends ever reaches the disk (docs/window.md "Media"). What is opened is checked
+// too (issue 23, docs/security.md "The media door"): no link leads outside the library's folder or
+// a watched folder, the file must be the one the library recorded, and it is opened without
+// following a link and checked again by its device and inode; a ticket dies with its channel.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -24,9 +27,40 @@ export function mediaType(file: string): { mimeType: string; kind: 'audio' | 'vi
 }
 
 export interface MediaFile {
+  /** The file's real path (every link resolved), inside the library's folder or a watched folder. */
   file: string;
   size: number;
   mimeType: string;
+  /** Which file was checked: what is opened must be this one (openMediaFile). */
+  dev: number;
+  ino: number;
+}
+
+function inside(root: string, file: string): boolean {
+  const rel = path.relative(root, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/**
+ * Opens the file a ticket resolved to without following a link, and only if it is still the file
+ * that was checked (same device and inode, a regular file of the same size): a file swapped for a
+ * link or another file between the check and the open is refused. The caller closes the descriptor.
+ */
+export function openMediaFile(media: MediaFile): number | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(media.file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const s = fs.fstatSync(fd);
+    if (s.isFile() && s.dev === media.dev && s.ino === media.ino && s.size === media.size) return fd;
+  } catch {
+    // fall through: refused
+  }
+  fs.closeSync(fd);
+  return null;
 }
 
 export class MediaTickets {
@@ -53,11 +87,25 @@ export class MediaTickets {
       this.tickets.delete(ticket);
       return null;
     }
+    // A ticket dies with its channel: removed from the library, its media is no longer the window's to play.
+    const item = this.host.library.item(entry.item);
+    const channel = item ? this.host.library.channel(item.channel_id) : undefined;
+    if (!channel || channel.removed_at !== null) {
+      this.tickets.delete(ticket);
+      return null;
+    }
     try {
       return this.mediaOf(entry.item);
     } catch {
       return null;
     }
+  }
+
+  /** Where media may live: the library's own folder and every watched folder, each with its links resolved. */
+  private roots(): string[] {
+    const real = (p: string) => { try { return fs.realpathSync(p); } catch { return null; } };
+    const folders = this.host.library.channels().filter((c) => c.kind === 'folder').map((c) => c.source);
+    return [path.dirname(this.host.db.name), ...folders].map(real).filter((r): r is string => r !== null);
   }
 
   private mediaOf(itemId: string): MediaFile {
@@ -69,13 +117,24 @@ export class MediaTickets {
         : `The media file of "${item.title}" is gone, so there is nothing to play.`, { item: itemId, media: item.media_state });
     }
     let stat: fs.Stats;
+    let real: string;
     try {
-      stat = fs.statSync(item.media_path);
+      real = fs.realpathSync(item.media_path);
+      stat = fs.statSync(real);
     } catch {
       throw new BacklotError('MEDIA_UNAVAILABLE', `The media file of "${item.title}" cannot be read (${item.media_path}).`, { item: itemId });
     }
     if (!stat.isFile()) throw new BacklotError('MEDIA_UNAVAILABLE', `The media of "${item.title}" is not a file (${item.media_path}).`, { item: itemId });
-    return { file: item.media_path, size: stat.size, mimeType: mediaType(item.media_path).mimeType };
+    if (!this.roots().some((root) => inside(root, real))) {
+      throw new BacklotError('MEDIA_UNAVAILABLE', `The media of "${item.title}" leads outside the library and its watched folders; it is not served.`, { item: itemId });
+    }
+    // The file must be the one the library recorded: a scan or a download set its size (and mtime).
+    const changed = (item.size_bytes !== null && stat.size !== item.size_bytes)
+      || (item.mtime_ms !== null && Math.abs(stat.mtimeMs - item.mtime_ms) >= 1);
+    if (changed) {
+      throw new BacklotError('MEDIA_UNAVAILABLE', `The media file of "${item.title}" changed since the library recorded it; it is served again once it is scanned.`, { item: itemId });
+    }
+    return { file: real, size: stat.size, mimeType: mediaType(item.media_path).mimeType, dev: stat.dev, ino: stat.ino };
   }
 
   private prune(now: number): void {

@@ -19,10 +19,11 @@ export function openedExclusively(db: Db): boolean {
 export function openDatabase(file: string, options: { migrateTo?: number; durable?: boolean } = {}): Db {
   if (file !== ':memory:') {
     try {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     } catch (e) {
       throw new BacklotError('DATA_DIR_UNWRITABLE', `Cannot create the data folder ${path.dirname(file)}: ${(e as NodeJS.ErrnoException).code ?? 'error'}.`);
     }
+    ownerOnly(file);
   }
   let db: Db;
   try {
@@ -48,6 +49,26 @@ export function openDatabase(file: string, options: { migrateTo?: number; durabl
   db.pragma('busy_timeout = 5000');
   migrate(db, options.migrateTo);
   return db;
+}
+
+/**
+ * The library holds what its runs recorded (diagnostics, logs, titles) and sits beside the key's
+ * own folder: a library's folder is made 0700 and the database 0600 before SQLite opens it, so its WAL and
+ * shared-memory files, which SQLite creates with the database's mode, are owner-only too
+ * (docs/security.md "The API key"). A folder or file another user owns is left as it is.
+ */
+function ownerOnly(file: string): void {
+  if (process.platform === 'win32') return;
+  const own = (p: string) => { try { return fs.statSync(p).uid === process.getuid?.(); } catch { return false; } };
+  const dir = path.dirname(file);
+  // Only a library's own folder (it holds backlot.sqlite), never a shared one such as /tmp.
+  if (path.basename(file) === DATABASE_FILE_NAME && own(dir) && (fs.statSync(dir).mode & 0o1000) === 0) fs.chmodSync(dir, 0o700);
+  try {
+    fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return;
+  }
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (own(f)) fs.chmodSync(f, 0o600);
 }
 
 export const DATABASE_FILE_NAME = 'backlot.sqlite';

@@ -8,7 +8,9 @@ import type { CommitPlan, EngineFailureReport, EngineLaunch, FailurePlan, JobCon
 import { runEngine, type EngineCommand, type EngineSuccess } from './runner';
 import { acquisitionFor } from '../gates/acquisition';
 import { safeSegment } from './executor';
-import { mediaRelativePath, mediaRoot, partialDir } from '../library/media-names';
+import { itemMarkedPath, mediaRelativePath, mediaRoot, partialDir } from '../library/media-names';
+import type { ItemRecord } from '../library/repository';
+import { BacklotError } from '../../src-shared/errors';
 import { contentFingerprint } from '../library/file-fingerprint';
 import { readListing } from '../library/listing';
 import { isNetworkFailure } from '../library/net/net-errors';
@@ -71,6 +73,22 @@ export function pacedLaunch(job: JobContext, command: EngineCommand, input: Reco
   };
 }
 
+/**
+ * Where this item's media goes: the template's name unless a file already lies there that is not
+ * this item's own media, or another item records it as its media, then the name marked with the
+ * item (issue 23): a commit never replaces another item's file, nor a file Backlot does not know.
+ */
+function ownMediaPath(dataDir: string, relative: string, item: ItemRecord): string {
+  const plain = path.join(mediaRoot(dataDir), relative);
+  const marked = path.join(mediaRoot(dataDir), itemMarkedPath(relative, item.id));
+  if (item.media_path === plain || item.media_path === marked) return item.media_path;
+  // Another item may call the name its own even where its file is gone (deleted by hand): still theirs.
+  if (acquisitionFor(dataDir).host.library.mediaPathHolder(plain, item.id) !== undefined) return marked;
+  let taken = true;
+  try { fs.lstatSync(plain); } catch { taken = false; }
+  return taken ? marked : plain;
+}
+
 /** A finished download: into `<data>/media/<template>`, with its content fingerprint, counted for the cap, its partial gone. */
 export async function downloadCommit(job: JobContext, outcome: EngineSuccess): Promise<CommitPlan> {
   const media = outcome.outputs[0];
@@ -79,7 +97,7 @@ export async function downloadCommit(job: JobContext, outcome: EngineSuccess): P
   const relative = mediaRelativePath(job.env.settings['download.mediaTemplate'], {
     channel: job.channel.title, publishedAt: item.published_at, title: item.title, id: item.external_id, ext,
   });
-  const final = path.join(mediaRoot(job.env.dataDir), relative);
+  const final = ownMediaPath(job.env.dataDir, relative, item);
   const stat = await fsp.stat(media.path);
   const fingerprint = await contentFingerprint(media.path, stat.size, stat.mtimeMs);
   const key = politenessKey(job);
@@ -90,6 +108,12 @@ export async function downloadCommit(job: JobContext, outcome: EngineSuccess): P
     bytes: stat.size,
     media: { mediaPath: final, sizeBytes: stat.size, mtimeMs: stat.mtimeMs, fingerprint },
     record: (ctx) => {
+      // Checked at the commit itself: another download may have committed the same name since the
+      // plan. Throwing undoes the rename (the other item's file comes back) and the unit is requeued.
+      const holder = ctx.host.library.mediaPathHolder(final, item.id);
+      if (holder !== undefined) {
+        throw new BacklotError('INPUT_CHANGED', `Another item's media took the name "${path.basename(final)}" while this one downloaded; it is committed again under its own name.`, { item: item.id, holder });
+      }
       acquisitionFor(job.env.dataDir).downloaded(key, stat.size, item.id, ctx.now);
       fs.rmSync(partials, { recursive: true, force: true });
     },

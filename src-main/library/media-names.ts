@@ -2,6 +2,7 @@
 // `<channel>/<date> <title> [<id>].<ext>`, each segment made safe on every OS (Windows' reserved
 // characters and names, trailing dots and spaces, control characters, length limits) and readable.
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 
 const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 const SEGMENT_BYTES = 180;
@@ -48,6 +49,24 @@ export function mediaRelativePath(template: string, f: MediaNameFields): string 
     return segment.endsWith('.{ext}') ? `${safe}.${ext}` : safe;
   });
   return segments.join('/');
+}
+
+/**
+ * The same path with the item's own mark before the extension (` [#<hash of the item id>]`), for a
+ * name another item or a file already holds (issue 23): two feeds both titled "Podcast" with guid
+ * "1", guids `a/b` and `a_b`, or guids that differ only past the segment's byte limit all fill the
+ * template alike. The name is cut first so the mark always survives the limit
+ * (docs/security.md "Colliding media names").
+ */
+export function itemMarkedPath(relative: string, itemId: string): string {
+  const segments = relative.split('/');
+  const last = segments.pop()!;
+  const dot = last.lastIndexOf('.');
+  const [body, ext] = dot > 0 ? [last.slice(0, dot), last.slice(dot)] : [last, ''];
+  const mark = ` [#${createHash('sha1').update(itemId).digest('hex').slice(0, 12)}]`;
+  let cut = body;
+  while (cut !== '' && Buffer.byteLength(cut + mark, 'utf8') > SEGMENT_BYTES) cut = [...cut].slice(0, -1).join('');
+  return [...segments, `${cut.replace(/[. ]+$/, '')}${mark}${ext}`].join('/');
 }
 
 export function mediaRoot(dataDir: string): string {

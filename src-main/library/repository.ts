@@ -109,6 +109,9 @@ export class LibraryRepository {
       setDownloaded: db.prepare(`UPDATE items SET media_state = 'local', media_path = ?, size_bytes = ?, mtime_ms = COALESCE(?, mtime_ms),
         fingerprint = COALESCE(?, fingerprint) WHERE id = ?`),
       setRemoved: db.prepare('UPDATE channels SET removed_at = ? WHERE id = ?'),
+      mediaPathHolder: db.prepare('SELECT id FROM items WHERE media_path = ? AND id != ? LIMIT 1').pluck(),
+      mediaPathsHeldOutside: db.prepare(`SELECT DISTINCT media_path FROM items WHERE channel_id != ? AND media_path IS NOT NULL
+                                          AND media_path IN (SELECT media_path FROM items WHERE channel_id = ? AND media_path IS NOT NULL)`).pluck(),
     };
   }
 
@@ -186,6 +189,19 @@ export class LibraryRepository {
     this.q.setListed.run({ id: itemId, ...fields });
     this.work.ensureItem(itemId, now);
     return { item: this.item(itemId)!, added: !existing };
+  }
+
+  /** Another item whose media is this file, if any (issue 23: a media file is never two items'). */
+  mediaPathHolder(mediaPath: string, exceptItemId: string): string | undefined {
+    return this.q.mediaPathHolder.get(mediaPath, exceptItemId) as string | undefined;
+  }
+
+  /**
+   * The channel's media files that an item of another channel uses too (a removal never deletes
+   * them). One pass over the items, since no index on media_path exists (issue 23).
+   */
+  mediaPathsHeldOutside(channelId: string): Set<string> {
+    return new Set(this.q.mediaPathsHeldOutside.all(channelId, channelId) as string[]);
   }
 
   /**

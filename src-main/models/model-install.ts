@@ -4,9 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BacklotError } from '../../src-shared/errors';
+import { BacklotError, isBacklotError } from '../../src-shared/errors';
+import { redactUrl } from '../library/net/url-policy';
+import { MODEL_IDLE_TIMEOUT_MS, openModelUrl, type ModelResponse } from './model-fetch';
 import {
   PARTIAL_DIR_NAME, checkModelId, checkSha256, installVerifiedFile, modelIdFromFileName, writeDurably, type InstalledModel,
 } from './model-store';
@@ -31,6 +33,8 @@ export interface AddModelOptions {
   retries?: number;
   signal?: AbortSignal;
   now?: () => Date;
+  /** How long the server may send nothing before this attempt stops (default 60 s). */
+  idleTimeoutMs?: number;
 }
 
 interface PartialMeta { url: string; sha256: string }
@@ -50,7 +54,8 @@ function fileNameOf(source: string): string {
 /** Installs (or replaces) a model. Throws a BacklotError with a code for every refusal. */
 export async function addModel(options: AddModelOptions): Promise<InstalledModel> {
   const sha256 = checkSha256(options.sha256);
-  const fileName = fileNameOf(options.source).replace(/[^A-Za-z0-9._-]/g, '_');
+  // Cut to its last 96 characters (the extension kept, the id within its 100): a 300-character name is no ENAMETOOLONG.
+  const fileName = fileNameOf(options.source).replace(/[^A-Za-z0-9._-]/g, '_').slice(-96).replace(/^[.-]+/, '') || 'model.bin';
   const id = options.id !== undefined ? checkModelId(options.id) : modelIdFromFileName(fileName);
   const partialDir = path.join(options.modelsDir, PARTIAL_DIR_NAME);
   fs.mkdirSync(partialDir, { recursive: true });
@@ -105,45 +110,63 @@ async function download(url: string, sha256: string, partial: string, metaFile: 
     writeDurably(metaFile, JSON.stringify({ url, sha256 } satisfies PartialMeta));
   }
   const retries = options.retries ?? 3;
+  const idleTimeoutMs = options.idleTimeoutMs ?? MODEL_IDLE_TIMEOUT_MS;
   const started = Date.now();
   let fresh = 0;
   let lastError: unknown = null;
+  // A refusal (the URL policy, no room on the disk) keeps nothing: the partial goes with it.
+  const refuse = (e: unknown): never => {
+    fs.rmSync(partial, { force: true });
+    fs.rmSync(metaFile, { force: true });
+    throw e;
+  };
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (options.signal?.aborted) throw cancelled();
     const have = sizeOf(partial);
-    let response: Response;
+    let response: ModelResponse;
     try {
-      response = await fetch(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal: options.signal, redirect: 'follow' });
+      response = await openModelUrl(url, have, idleTimeoutMs, options.signal);
     } catch (e) {
       if (options.signal?.aborted) throw cancelled();
+      if (isBacklotError(e)) refuse(e);
       lastError = e;
       continue;
     }
+    const { res } = response;
+    const status = res.statusCode ?? 0;
     let append = false;
     let total: number | null = null;
-    if (response.status === 206) {
-      const range = /bytes (\d+)-\d+\/(\d+|\*)/.exec(response.headers.get('content-range') ?? '');
+    if (status === 206) {
+      const range = /bytes (\d+)-\d+\/(\d+|\*)/.exec(String(res.headers['content-range'] ?? ''));
       if (!range || Number(range[1]) !== have) {
         // A range we did not ask for: the partial bytes cannot be trusted to line up.
-        await response.body?.cancel();
+        res.resume();
         fs.rmSync(partial, { force: true });
         lastError = new Error('unexpected Content-Range');
         continue;
       }
       append = true;
       total = range[2] === '*' ? null : Number(range[2]);
-    } else if (response.status === 416 && have > 0) {
+    } else if (status === 416 && have > 0) {
       // Nothing left to send: the partial file is whole (the checksum decides).
-      await response.body?.cancel();
+      res.resume();
       return;
-    } else if (response.status === 200) {
-      const length = Number(response.headers.get('content-length'));
+    } else if (status === 200) {
+      const length = Number(res.headers['content-length']);
       total = Number.isFinite(length) && length > 0 ? length : null;
     } else {
-      await response.body?.cancel();
-      throw new BacklotError('MODEL_DOWNLOAD_FAILED', `The server answered ${response.status} for ${url}.`, { url, status: response.status });
+      res.resume();
+      throw new BacklotError('MODEL_DOWNLOAD_FAILED', `The server answered ${status} for ${redactUrl(url)}.`, { url: redactUrl(url), status });
     }
-    if (!response.body) throw new BacklotError('MODEL_DOWNLOAD_FAILED', `The server sent no body for ${url}.`, { url, status: response.status });
+    // The announced size is checked against the free space before the first byte is written.
+    if (total !== null) {
+      const need = total - (append ? have : 0);
+      const free = freeBytes(path.dirname(partial));
+      if (free !== null && need > free) {
+        res.destroy();
+        refuse(new BacklotError('MODEL_DISK_FULL', `The model is ${need} bytes and the disk has ${free} free; nothing was downloaded.`, { url: redactUrl(url), needBytes: need, freeBytes: free }));
+      }
+    }
     let received = append ? have : 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
@@ -154,8 +177,7 @@ async function download(url: string, sha256: string, partial: string, metaFile: 
       },
     });
     try {
-      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), counter,
-        fs.createWriteStream(partial, { flags: append ? 'a' : 'w' }), { signal: options.signal });
+      await pipeline(res, counter, fs.createWriteStream(partial, { flags: append ? 'a' : 'w' }), ...(options.signal ? [{ signal: options.signal }] : []));
       await fsyncFile(partial);
       if (total !== null && sizeOf(partial) < total) {
         lastError = new Error(`connection closed at ${sizeOf(partial)} of ${total} bytes`);
@@ -164,12 +186,26 @@ async function download(url: string, sha256: string, partial: string, metaFile: 
       return;
     } catch (e) {
       if (options.signal?.aborted) throw cancelled();
+      if ((e as NodeJS.ErrnoException).code === 'ENOSPC') refuse(new BacklotError('MODEL_DISK_FULL', `The disk filled up while the model downloaded; the partial file was removed.`, { url: redactUrl(url) }));
       lastError = e;
     }
   }
+  if ((lastError as NodeJS.ErrnoException)?.code === 'ETIMEDOUT') {
+    throw new BacklotError('MODEL_DOWNLOAD_STALLED', `${redactUrl(url)} sent nothing for ${Math.round(idleTimeoutMs / 1000)} s; run the same command again to resume it.`,
+      { url: redactUrl(url), receivedBytes: sizeOf(partial), idleTimeoutMs });
+  }
   throw new BacklotError('MODEL_DOWNLOAD_INTERRUPTED',
-    `The download of ${url} broke off at ${sizeOf(partial)} bytes; run the same command again to resume it.`,
-    { url, receivedBytes: sizeOf(partial), reason: String((lastError as Error)?.message ?? lastError) });
+    `The download of ${redactUrl(url)} broke off at ${sizeOf(partial)} bytes; run the same command again to resume it.`,
+    { url: redactUrl(url), receivedBytes: sizeOf(partial), reason: String((lastError as Error)?.message ?? lastError) });
+}
+
+function freeBytes(dir: string): number | null {
+  try {
+    const s = fs.statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return null;
+  }
 }
 
 function cancelled(): BacklotError {

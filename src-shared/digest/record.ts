@@ -42,6 +42,8 @@ export const digestRecord = z.object({
   usage: digestUsage.nullable(),
   /** What this digest cost (usage × the price settings); 0 for local engines. */
   usd: z.number().nonnegative(),
+  /** The model answered in prose, not JSON: the summary is its text and there are no key moments (docs/digests.md). */
+  prose: z.literal(true).optional(),
 }).strict();
 export type DigestRecord = z.infer<typeof digestRecord>;
 

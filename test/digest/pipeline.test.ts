@@ -192,14 +192,14 @@ describe('remote digests within the spend cap', () => {
   }, 120_000);
 
   it('fails a unit whose answer is malformed with its reason, the raw text kept as the diagnostic and its cost counted', async () => {
-    server.reply = () => ({ kind: 'answer', content: 'Sorry, I cannot produce JSON today.' });
+    server.reply = () => ({ kind: 'answer', content: '{"summary": "Sorry, I cannot produce a digest today.", "moments": "none"}' });
     const lib = createDigestLibrary({ items: 1, seconds: 60, settings: remoteSettings({ 'retry.maxAttempts': 1 }) });
     libs.push(lib);
     const app = await open(lib);
     await until('the failure', () => (state(app, 'digest', 't1') === 'deferred' ? true : undefined), 60_000);
     const run = app.host.db.prepare("SELECT outcome, reason_code, diagnostic, spent_usd FROM runs WHERE operation = 'digest'").get() as { outcome: string; reason_code: string; diagnostic: string; spent_usd: number };
     expect(run).toMatchObject({ outcome: 'failed', reason_code: 'REMOTE_MALFORMED' });
-    expect(run.diagnostic).toContain('Sorry, I cannot produce JSON today.');
+    expect(run.diagnostic).toContain('Sorry, I cannot produce a digest today.');
     expect(run.spent_usd).toBeGreaterThan(0);
     expect(app.host.db.prepare('SELECT outcome, requests FROM remote_usage').all()).toEqual([{ outcome: 'failed', requests: 1 }]);
   }, 120_000);

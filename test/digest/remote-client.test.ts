@@ -131,7 +131,7 @@ describe('chat completions client', () => {
 describe('model answers', () => {
   it('read a fenced JSON answer and clock times, and refuse what is not a digest', () => {
     expect(parseModelAnswer('Here you go:\n```json\n{"summary":"S","moments":[{"start":"1:05","text":"x"}]}\n```')).toEqual({ summary: 'S', moments: [{ start: 65, text: 'x' }] });
-    expect(() => parseModelAnswer('no json here')).toThrow(/JSON object/);
+    expect(() => parseModelAnswer('```json\nno json here\n```')).toThrow(/JSON object/);
     expect(() => parseModelAnswer('{"summary": 3}')).toThrow(/summary/);
   });
 });
@@ -193,9 +193,10 @@ describe('remote digest', () => {
   });
 
   it('fails a malformed model answer with the raw text, keeping what it cost', async () => {
-    server.reply = () => ({ kind: 'answer', content: 'I cannot help with that.' });
+    // Prose is a summary (issue 23); an answer that set out as JSON and is not the digest shape is malformed.
+    server.reply = () => ({ kind: 'answer', content: '{"summary": ["I cannot help with that."]}' });
     const e = await failure(remoteDigest(input()));
-    expect(e).toMatchObject({ code: 'REMOTE_MALFORMED', diagnostic: 'I cannot help with that.' });
+    expect(e).toMatchObject({ code: 'REMOTE_MALFORMED', diagnostic: '{"summary": ["I cannot help with that."]}' });
     expect((e.params.spent as { requests: number; usd: number })).toMatchObject({ requests: 1 });
   });
 });

@@ -149,7 +149,7 @@ describe('byteRange', () => {
 });
 
 describe('the desktop media door (backlot-media:)', () => {
-  const file = { file: '/x/clip.opus', size: 1000, mimeType: 'audio/ogg' };
+  const file = { file: '/x/clip.opus', size: 1000, mimeType: 'audio/ogg', dev: 0, ino: 0 };
   const resolve = (t: string) => (t === 'a'.repeat(24) ? file : null);
 
   it('answers a ticket URL like the headless door', () => {

@@ -92,6 +92,7 @@ export const libraryCommand: Command = {
           out(`Removed "${r.title}" (${r.channel}) with ${r.items} ${r.items === 1 ? 'item' : 'items'}.`);
           if (r.deletedFiles > 0) out(`Deleted ${r.deletedFiles} downloaded ${r.deletedFiles === 1 ? 'file' : 'files'} (${formatBytes(r.deletedBytes)}).`);
           if (r.keptFiles > 0) out(`Kept ${r.keptFiles} downloaded ${r.keptFiles === 1 ? 'file' : 'files'}; --delete-media deletes them.`);
+          if (r.sharedFiles > 0) out(`Kept ${r.sharedFiles} downloaded ${r.sharedFiles === 1 ? 'file' : 'files'} another channel's items still use.`);
         }
         return 0;
       }

@@ -1,5 +1,5 @@
 // The remote digest's failures as reason codes (docs/digests.md "Failures"); the key never appears in
-// a message or a diagnostic: every upstream text passes redact() first.
+// a message or a diagnostic: every upstream text passes redact() first (docs/security.md).
 import { EngineJobError } from '../../engines/program-kit';
 
 export type RemoteCode =
@@ -17,10 +17,4 @@ export function remoteError(code: RemoteCode, message: string, params: Record<st
   return new EngineJobError(code, message, params, diagnostic);
 }
 
-/** Removes the key (and its leading part, which providers echo in "incorrect key sk-abc1...") from text. */
-export function redact(text: string, key: string | null): string {
-  if (!key) return text;
-  let out = text.split(key).join('[redacted]');
-  if (key.length >= 12) out = out.split(key.slice(0, 10)).join('[redacted]');
-  return out;
-}
+export { redact, redactDeep, upstreamExcerpt } from './redact';

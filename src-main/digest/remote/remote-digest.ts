@@ -63,17 +63,37 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
     }
     const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: user }];
     const expectChars = shape.maxOutputTokens * 4;
-    const answer = await input.complete(messages, shape.maxOutputTokens,
-      (chars) => input.progress?.((done + Math.min(0.99, chars / expectChars)) / plan.requests, label));
-    spent.requests++;
-    const usage = answer.usage ?? {
-      inputTokens: messages.reduce((s, m) => s + typicalTokens(m.content) + TOKENS_PER_MESSAGE, 0),
-      outputTokens: typicalTokens(answer.text),
+    // What the request is charged when its usage cannot be known: its reserved bound (issue 23).
+    const chargeBound = () => {
+      spent.requests++;
+      spent.estimated = true;
+      spent.inputTokens += requestBound(shape, user);
+      spent.outputTokens += shape.maxOutputTokens;
+      spent.usd += bound;
     };
-    if (!answer.usage) spent.estimated = true;
-    spent.inputTokens += usage.inputTokens;
-    spent.outputTokens += usage.outputTokens;
-    spent.usd += usdOf(usage.inputTokens, usage.outputTokens, shape.prices);
+    let answer: ChatAnswer;
+    try {
+      answer = await input.complete(messages, shape.maxOutputTokens,
+        (chars) => input.progress?.((done + Math.min(0.99, chars / expectChars)) / plan.requests, label));
+    } catch (e) {
+      // The server took the request and may bill it (an answer that never ended, or one cut off).
+      if (e instanceof EngineJobError && (e.code === 'REMOTE_TIMEOUT' || e.code === 'REMOTE_MALFORMED')) chargeBound();
+      throw e;
+    }
+    if (answer.usageUnreadable) {
+      input.log?.(`${label}: the answer's usage is no count; charged at the request's bound, $${bound.toFixed(6)}`);
+      chargeBound();
+    } else {
+      spent.requests++;
+      const usage = answer.usage ?? {
+        inputTokens: messages.reduce((s, m) => s + typicalTokens(m.content) + TOKENS_PER_MESSAGE, 0),
+        outputTokens: typicalTokens(answer.text),
+      };
+      if (!answer.usage) spent.estimated = true;
+      spent.inputTokens += usage.inputTokens;
+      spent.outputTokens += usage.outputTokens;
+      spent.usd += usdOf(usage.inputTokens, usage.outputTokens, shape.prices);
+    }
     done++;
     input.progress?.(done / plan.requests, label);
     return parseModelAnswer(answer.text);
@@ -100,6 +120,7 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
       summary: final.summary, moments: pinMoments(final.moments, sentences, shape.moments),
       usage: { requests: spent.requests, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, estimated: spent.estimated },
       usd: spent.usd,
+      ...(final.prose ? { prose: true as const } : {}),
     };
     return { record, spent };
   } catch (e) {

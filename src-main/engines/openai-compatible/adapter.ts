@@ -75,7 +75,8 @@ export const openAiCompatibleAdapter: EngineAdapter = {
   commit: (job, outcome) => {
     const spent = spentFrom(outcome.metadata.spent);
     return {
-      usd: spent?.usd ?? 0,
+      // A report that is no count (Infinity, negative) is charged at the unit's reservation, never $0 (docs/security.md).
+      usd: spent?.usd ?? job.budgetUsd ?? 0,
       record: (ctx) => {
         if (spent) recordUsage(ctx.host.db, { t: ctx.now, engine: OPENAI_COMPATIBLE_ID, operation: 'digest', itemId: job.item?.id ?? '', jobId: job.jobId, outcome: 'done', ...spent });
       },
@@ -83,10 +84,11 @@ export const openAiCompatibleAdapter: EngineAdapter = {
   },
   failure: (job, failure) => {
     const spent = spentFrom(failure.params.spent);
+    const unreadable = failure.params.spent !== undefined && spent === null;
     const paid: Pick<FailurePlan, 'usd' | 'record'> = spent && spent.requests > 0 ? {
       usd: spent.usd,
       record: (ctx) => recordUsage(ctx.host.db, { t: ctx.now, engine: OPENAI_COMPATIBLE_ID, operation: 'digest', itemId: job.item?.id ?? '', jobId: job.jobId, outcome: 'failed', ...spent }),
-    } : {};
+    } : unreadable && job.budgetUsd !== null ? { usd: job.budgetUsd } : {};
     switch (failure.code) {
       case 'REMOTE_AUTH':
         // The key, not the item: the lane's preflight fails until the settings change.

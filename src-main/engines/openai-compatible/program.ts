@@ -1,12 +1,36 @@
 // The remote digest engine's program (docs/digests.md): the labelled transcript in, a digest record
 // out, through any OpenAI-compatible chat-completions endpoint. The key arrives in the job line on
 // stdin (never an argument or the environment, which other processes can read) and is never logged.
-import { serveJobs } from '../program-kit';
+import { EngineJobError, serveJobs, type JobAnswer, type JobIo } from '../program-kit';
+import type { EngineJob } from '../../../src-shared/protocol/engine-lines';
+import { redact, redactDeep, upstreamExcerpt } from '../../digest/remote/errors';
 import { numberInput, readTranscript, stringInput, writeDigest } from '../../digest/job-files';
 import { remoteDigest } from '../../digest/remote/remote-digest';
+import { DIGEST_JSON_SCHEMA } from '../../digest/remote/answer';
 import { chatCompletion, type ChatClientOptions } from '../../digest/remote/chat-client';
 
-serveJobs(async (job, io) => {
+serveJobs(async (job, rawIo) => {
+  const input = job.input;
+  const key = typeof input.apiKey === 'string' && input.apiKey !== '' ? input.apiKey : null;
+  // The one door out of this process for upstream text: every log line and failure passes the
+  // key's redaction, whatever path the text took (docs/security.md "The API key").
+  const io: JobIo = { signal: rawIo.signal, progress: (r, m) => rawIo.progress(r, m), log: (level, text) => rawIo.log(level, redact(text, key)) };
+  try {
+    return await digestJob(job, io);
+  } catch (e) {
+    if (!(e instanceof EngineJobError)) {
+      // An unexpected failure's message and stack become a diagnostic too.
+      if (e instanceof Error) {
+        e.message = redact(e.message, key);
+        if (e.stack) e.stack = redact(e.stack, key);
+      }
+      throw e;
+    }
+    throw new EngineJobError(e.code, redact(e.message, key), redactDeep(e.params, key), e.diagnostic === undefined ? undefined : upstreamExcerpt(e.diagnostic, key));
+  }
+});
+
+async function digestJob(job: EngineJob, io: JobIo): Promise<JobAnswer> {
   const input = job.input;
   const transcript = readTranscript(input.transcript as string | undefined);
   const budget = input.budgetUsd;
@@ -17,6 +41,7 @@ serveJobs(async (job, io) => {
     stream: input.stream !== false,
     timeoutMs: numberInput(input, 'requestTimeoutS', 300) * 1000,
     signal: io.signal,
+    answerSchema: DIGEST_JSON_SCHEMA,
     onRetry: ({ attempt, status, waitMs }) => io.log('warn', `HTTP ${status ?? 'unreachable'}; attempt ${attempt} is tried again in ${Math.round(waitMs / 100) / 10} s`),
   };
   const { record, spent } = await remoteDigest({
@@ -37,5 +62,7 @@ serveJobs(async (job, io) => {
     log: (text) => io.log('info', text),
   });
   io.log('info', `${spent.requests} request(s), ${spent.inputTokens} tokens in, ${spent.outputTokens} out${spent.estimated ? ' (estimated)' : ''}, $${spent.usd.toFixed(6)}`);
-  return { files: [writeDigest(job.outputDir, record)], metadata: { spent } };
-});
+  // A prose answer becomes the summary: whatever the server wrote passes the key's redaction too.
+  const clean = redactDeep(record, client.apiKey);
+  return { files: [writeDigest(job.outputDir, clean)], metadata: { spent } };
+}

@@ -103,3 +103,41 @@ function expandIPv6(a: string): number[] | null {
   const all = [...h, ...Array(fill).fill('0'), ...t].map((g) => parseInt(g || '0', 16));
   return all.length === 8 && all.every((n) => Number.isInteger(n) && n >= 0 && n <= 0xffff) ? all : null;
 }
+
+/** 127.0.0.0/8, ::1, the unspecified addresses and their IPv4-mapped forms: this machine itself. */
+export function isLoopbackAddress(address: string): boolean {
+  const a = stripBrackets(address).toLowerCase();
+  if (net.isIPv4(a)) return a.startsWith('127.') || a === '0.0.0.0';
+  if (!net.isIPv6(a)) return false;
+  const g = expandIPv6(a);
+  if (!g) return false;
+  // ::ffff:127.0.0.1 (which URLs write as ::ffff:7f00:1) is 127.0.0.1.
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return g[6] >> 8 === 127 || (g[6] === 0 && g[7] === 0);
+  return g.slice(0, 7).every((x) => x === 0) && (g[7] === 1 || g[7] === 0);
+}
+
+async function addressesOf(url: URL): Promise<string[]> {
+  const host = stripBrackets(url.hostname);
+  if (net.isIP(host)) return [host];
+  try {
+    return (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A redirect never moves a fetch onto this machine (issue 23, docs/security.md "Fetching models"):
+ * a server elsewhere that answers "go to http://127.0.0.1:8080/admin" is refused. Only a fetch the
+ * user pointed at this machine to begin with (a local model server, the tests' loopback servers)
+ * may stay on it.
+ */
+export async function checkRedirectTarget(origin: URL, target: URL): Promise<void> {
+  const from = await addressesOf(origin);
+  if (from.length > 0 && from.every(isLoopbackAddress)) return;
+  for (const a of await addressesOf(target)) {
+    if (isLoopbackAddress(a)) {
+      throw new BacklotError('URL_ADDRESS_REFUSED', `${redactUrl(origin)} redirected to ${redactUrl(target)}, an address on this machine, which Backlot never follows from elsewhere.`, { url: redactUrl(target), address: a });
+    }
+  }
+}

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { protocol } from 'electron';
-import type { MediaFile } from '../../api/media-tickets';
+import { openMediaFile, type MediaFile } from '../../api/media-tickets';
 import { answerMedia, MEDIA_SCHEME } from './media-protocol';
 
 export function registerMediaScheme(): void {
@@ -14,7 +14,10 @@ export function handleMediaProtocol(resolve: (ticket: string) => MediaFile | nul
   protocol.handle(MEDIA_SCHEME, (request) => {
     const answer = answerMedia(resolve, { url: request.url, method: request.method, range: request.headers.get('range') });
     if (answer.body) {
-      const stream = Readable.toWeb(fs.createReadStream(answer.body.file, { start: answer.body.start, end: answer.body.end })) as ReadableStream<Uint8Array>;
+      // A file swapped since its ticket resolved is refused, never read (docs/security.md "The media door").
+      const fd = openMediaFile(answer.body.media);
+      if (fd === null) return new Response('No such media: the file changed; open the item again.', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+      const stream = Readable.toWeb(fs.createReadStream('', { fd, start: answer.body.start, end: answer.body.end, autoClose: true })) as ReadableStream<Uint8Array>;
       return new Response(stream, { status: answer.status, headers: answer.headers });
     }
     return new Response(answer.text ?? null, { status: answer.status, headers: answer.headers });

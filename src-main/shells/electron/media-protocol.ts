@@ -14,8 +14,8 @@ export function mediaUrl(ticket: string): string {
 export interface MediaAnswer {
   status: 200 | 206 | 404 | 405 | 416;
   headers: Record<string, string>;
-  /** The bytes to send, inclusive; absent for refusals and HEAD. */
-  body?: { file: string; start: number; end: number };
+  /** The bytes to send, inclusive; absent for refusals and HEAD. Opened with openMediaFile. */
+  body?: { media: MediaFile; start: number; end: number };
   text?: string;
 }
 
@@ -37,7 +37,7 @@ export function answerMedia(resolve: (ticket: string) => MediaFile | null, reque
   return {
     status,
     headers: { ...base, 'Content-Length': String(Math.max(0, end - start + 1)), ...(status === 206 ? { 'Content-Range': `bytes ${start}-${end}/${media.size}` } : {}) },
-    ...(request.method === 'GET' && media.size > 0 ? { body: { file: media.file, start, end } } : {}),
+    ...(request.method === 'GET' && media.size > 0 ? { body: { media, start, end } } : {}),
   };
 }
 

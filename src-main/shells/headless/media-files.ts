@@ -3,7 +3,7 @@
 // URL holds a ticket, never a path: nothing here ever opens a file a request names.
 import fs from 'node:fs';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { MediaFile } from '../../api/media-tickets';
+import { openMediaFile, type MediaFile } from '../../api/media-tickets';
 import { byteRange } from '../../api/byte-range';
 
 export const MEDIA_PREFIX = '/media/';
@@ -39,16 +39,23 @@ export function serveMedia(resolver: MediaResolver, pathname: string, req: Incom
     return;
   }
   const [status, start, end] = range.kind === 'partial' ? [206, range.start, range.end] : [200, 0, media.size - 1];
+  const streams = req.method !== 'HEAD' && media.size > 0;
+  // Opened before the answer starts: a file swapped since its ticket resolved is a 404, never its bytes.
+  const fd = streams ? openMediaFile(media) : null;
+  if (streams && fd === null) {
+    sendText(res, 404, 'No such media: the file changed; open the item again.', security);
+    return;
+  }
   res.writeHead(status, {
     ...base,
     'Content-Length': Math.max(0, end - start + 1),
     ...(status === 206 ? { 'Content-Range': `bytes ${start}-${end}/${media.size}` } : {}),
   });
-  if (req.method === 'HEAD' || media.size === 0) {
+  if (fd === null) {
     res.end();
     return;
   }
-  const stream = fs.createReadStream(media.file, { start, end });
+  const stream = fs.createReadStream('', { fd, start, end, autoClose: true });
   stream.on('error', () => res.destroy());
   res.on('close', () => stream.destroy());
   stream.pipe(res);
