@@ -1,0 +1,98 @@
+// Whether out/ is the build of the checkout as it is now, and the one way to (re)build it: the
+// `backlot` command (bin/backlot.mjs), `npm run build` and the tests' global setup all use this, so
+// nothing ever runs an old build of changed sources (docs/desktop.md "One runtime").
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const STAMP = path.join(ROOT, 'out', '.build-stamp.json');
+const LOCK = path.join(ROOT, 'out', '.build-lock');
+/** Folders whose every file and sub-folder goes into the build (a deleted file changes its folder's mtime). */
+const SOURCE_DIRS = ['src-main', 'src-shared', 'src-renderer'];
+/** Single files that change the build: configuration, the lock, and what `npm ci` last installed. */
+const SOURCE_FILES = ['package.json', 'package-lock.json', 'electron.vite.config.ts', 'vite.renderer.config.ts', 'tsconfig.json', 'node_modules/.package-lock.json'];
+/** What a build must have produced for the command, the engines and the window to run. */
+const OUTPUTS = ['out/main/cli.js', 'out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+
+/** The newest change under the sources after `since` (ms), as a file name, or null when none is newer. */
+function newerThan(since) {
+  for (const file of SOURCE_FILES) {
+    const stat = fs.statSync(path.join(ROOT, file), { throwIfNoEntry: false });
+    if (stat && stat.mtimeMs > since) return file;
+  }
+  const walk = (dir) => {
+    const stat = fs.statSync(dir, { throwIfNoEntry: false });
+    if (!stat) return null;
+    if (stat.mtimeMs > since) return path.relative(ROOT, dir);
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        const found = walk(full);
+        if (found) return found;
+      } else if (fs.statSync(full).mtimeMs > since) return path.relative(ROOT, full);
+    }
+    return null;
+  };
+  for (const dir of SOURCE_DIRS) {
+    const found = walk(path.join(ROOT, dir));
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Why the build must be (re)made, or null when out/ is the build of these sources. */
+export function staleReason() {
+  let stamp;
+  try {
+    stamp = JSON.parse(fs.readFileSync(STAMP, 'utf8'));
+  } catch {
+    return 'there is no build yet';
+  }
+  const missing = OUTPUTS.find((f) => !fs.existsSync(path.join(ROOT, f)));
+  if (missing) return `${missing} is missing`;
+  const changed = newerThan(stamp.startedAt);
+  return changed ? `${changed} changed since the last build` : null;
+}
+
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Builds (electron-vite: main with the CLI and engines, preload, renderer) and records when the
+ * build began: a source saved during the build is newer than the stamp, so the next run rebuilds.
+ * One build at a time per checkout (a lock folder); a caller that waited finds the fresh build.
+ * `output` 'inherit' shows electron-vite's log; 'quiet' keeps stdout clean and prints it on failure.
+ */
+export function build({ output = 'inherit', onlyIfStale = false } = {}) {
+  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      // A lock older than ten minutes belongs to a build that died.
+      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 600_000) fs.rmSync(LOCK, { recursive: true, force: true });
+      else sleep(250);
+    }
+  }
+  try {
+    if (onlyIfStale && staleReason() === null) return;
+    fs.rmSync(STAMP, { force: true });
+    const startedAt = Date.now();
+    const cli = path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
+    if (!fs.existsSync(cli)) {
+      throw new Error('BUILD_TOOLS_MISSING: electron-vite is not installed here; run "npm ci" (with the dev dependencies) first.');
+    }
+    const r = spawnSync(process.execPath, [cli, 'build'], { cwd: ROOT, stdio: output === 'inherit' ? 'inherit' : 'pipe', encoding: 'utf8' });
+    if (r.status !== 0) {
+      if (output !== 'inherit') process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+      throw new Error(`BUILD_FAILED: electron-vite build exited with ${r.status ?? r.signal}; its output is above.`);
+    }
+    fs.writeFileSync(STAMP, `${JSON.stringify({ startedAt, finishedAt: Date.now() })}\n`);
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+}
