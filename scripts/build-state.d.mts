@@ -2,3 +2,4 @@
 export const ROOT: string;
 export function staleReason(): string | null;
 export function build(options?: { output?: 'inherit' | 'quiet'; onlyIfStale?: boolean }): void;
+export function sourceSignature(): string;

@@ -2,6 +2,7 @@
 // `backlot` command (bin/backlot.mjs), `npm run build` and the tests' global setup all use this, so
 // nothing ever runs an old build of changed sources (docs/desktop.md "One runtime").
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,37 +10,37 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = path.join(ROOT, 'out', '.build-stamp.json');
 const LOCK = path.join(ROOT, 'out', '.build-lock');
-/** Folders whose every file and sub-folder goes into the build (a deleted file changes its folder's mtime). */
+/** Folders whose every file goes into the build. */
 const SOURCE_DIRS = ['src-main', 'src-shared', 'src-renderer'];
 /** Single files that change the build: configuration, the lock, and what `npm ci` last installed. */
 const SOURCE_FILES = ['package.json', 'package-lock.json', 'electron.vite.config.ts', 'vite.renderer.config.ts', 'tsconfig.json', 'node_modules/.package-lock.json'];
 /** What a build must have produced for the command, the engines and the window to run. */
 const OUTPUTS = ['out/main/cli.js', 'out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+/** Files the lint test writes into the source folders for a moment; never part of a build. */
+const TRANSIENT = /__lint_fixture__/;
 
-/** The newest change under the sources after `since` (ms), as a file name, or null when none is newer. */
-function newerThan(since) {
-  for (const file of SOURCE_FILES) {
+/**
+ * Every source file's path, size and modification time, hashed: a file saved, added, removed or
+ * checked out changes it (about 20 ms for the whole tree, so every `backlot` can afford it).
+ */
+export function sourceSignature() {
+  const hash = createHash('sha256');
+  const add = (file) => {
     const stat = fs.statSync(path.join(ROOT, file), { throwIfNoEntry: false });
-    if (stat && stat.mtimeMs > since) return file;
-  }
-  const walk = (dir) => {
-    const stat = fs.statSync(dir, { throwIfNoEntry: false });
-    if (!stat) return null;
-    if (stat.mtimeMs > since) return path.relative(ROOT, dir);
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        const found = walk(full);
-        if (found) return found;
-      } else if (fs.statSync(full).mtimeMs > since) return path.relative(ROOT, full);
-    }
-    return null;
+    hash.update(`${file}\0${stat ? `${stat.size}:${stat.mtimeMs}` : '-'}\n`);
   };
-  for (const dir of SOURCE_DIRS) {
-    const found = walk(path.join(ROOT, dir));
-    if (found) return found;
-  }
-  return null;
+  for (const file of SOURCE_FILES) add(file);
+  const walk = (dir) => {
+    const entries = fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const entry of entries) {
+      if (TRANSIENT.test(entry.name)) continue;
+      const rel = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else add(rel);
+    }
+  };
+  for (const dir of SOURCE_DIRS) if (fs.existsSync(path.join(ROOT, dir))) walk(dir);
+  return hash.digest('hex');
 }
 
 /** Why the build must be (re)made, or null when out/ is the build of these sources. */
@@ -52,15 +53,14 @@ export function staleReason() {
   }
   const missing = OUTPUTS.find((f) => !fs.existsSync(path.join(ROOT, f)));
   if (missing) return `${missing} is missing`;
-  const changed = newerThan(stamp.startedAt);
-  return changed ? `${changed} changed since the last build` : null;
+  return stamp.sources === sourceSignature() ? null : 'the sources changed since the last build';
 }
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
- * Builds (electron-vite: main with the CLI and engines, preload, renderer) and records when the
- * build began: a source saved during the build is newer than the stamp, so the next run rebuilds.
+ * Builds (electron-vite: main with the CLI and engines, preload, renderer) and records the
+ * sources' signature taken before it began: a source saved during the build makes the next run rebuild.
  * One build at a time per checkout (a lock folder); a caller that waited finds the fresh build.
  * `output` 'inherit' shows electron-vite's log; 'quiet' keeps stdout clean and prints it on failure.
  */
@@ -82,6 +82,7 @@ export function build({ output = 'inherit', onlyIfStale = false } = {}) {
     if (onlyIfStale && staleReason() === null) return;
     fs.rmSync(STAMP, { force: true });
     const startedAt = Date.now();
+    const sources = sourceSignature();
     const cli = path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
     if (!fs.existsSync(cli)) {
       throw new Error('BUILD_TOOLS_MISSING: electron-vite is not installed here; run "npm ci" (with the dev dependencies) first.');
@@ -91,7 +92,9 @@ export function build({ output = 'inherit', onlyIfStale = false } = {}) {
       if (output !== 'inherit') process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
       throw new Error(`BUILD_FAILED: electron-vite build exited with ${r.status ?? r.signal}; its output is above.`);
     }
-    fs.writeFileSync(STAMP, `${JSON.stringify({ startedAt, finishedAt: Date.now() })}\n`);
+    // The command's full help, kept in out/main/help.txt by its first run (src-main/cli/commands/index.ts).
+    spawnSync(process.execPath, [path.join(ROOT, 'out', 'main', 'cli.js'), '--help'], { cwd: ROOT, stdio: 'ignore' });
+    fs.writeFileSync(STAMP, `${JSON.stringify({ sources, startedAt, finishedAt: Date.now() })}\n`);
   } finally {
     fs.rmSync(LOCK, { recursive: true, force: true });
   }
