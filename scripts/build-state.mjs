@@ -12,8 +12,8 @@ const STAMP = path.join(ROOT, 'out', '.build-stamp.json');
 const LOCK = path.join(ROOT, 'out', '.build-lock');
 /** Folders whose every file goes into the build. */
 const SOURCE_DIRS = ['src-main', 'src-shared', 'src-renderer'];
-/** Single files that change the build: configuration, the lock, and what `npm ci` last installed. */
-const SOURCE_FILES = ['package.json', 'package-lock.json', 'electron.vite.config.ts', 'vite.renderer.config.ts', 'tsconfig.json', 'node_modules/.package-lock.json'];
+/** Single files that change the build: the configuration and the lock (a changed lock means a new install). */
+const SOURCE_FILES = ['package.json', 'package-lock.json', 'electron.vite.config.ts', 'vite.renderer.config.ts', 'tsconfig.json'];
 /** What a build must have produced for the command, the engines and the window to run. */
 const OUTPUTS = ['out/main/cli.js', 'out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
 /** Files the lint test writes into the source folders for a moment; never part of a build. */
