@@ -58,6 +58,23 @@ export function staleReason() {
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
+/** A lock whose builder is gone (killed mid-build), or one without a pid after a minute, is dead. */
+function lockIsDead() {
+  let pid;
+  try {
+    pid = Number(fs.readFileSync(path.join(LOCK, 'pid'), 'utf8'));
+  } catch {
+    const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    return age > 60_000;
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return e.code === 'ESRCH';
+  }
+}
+
 /**
  * Builds (electron-vite: main with the CLI and engines, preload, renderer) and records the
  * sources' signature taken before it began: a source saved during the build makes the next run rebuild.
@@ -69,12 +86,11 @@ export function build({ output = 'inherit', onlyIfStale = false } = {}) {
   for (;;) {
     try {
       fs.mkdirSync(LOCK);
+      fs.writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
       break;
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
-      // A lock older than ten minutes belongs to a build that died.
-      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 600_000) fs.rmSync(LOCK, { recursive: true, force: true });
+      if (lockIsDead()) fs.rmSync(LOCK, { recursive: true, force: true });
       else sleep(250);
     }
   }
