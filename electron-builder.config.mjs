@@ -13,9 +13,9 @@ export default {
   // tsx only runs the command line from a checkout; the app's main is already built.
   files: ['out/**', 'package.json', '!out/**/*.map', '!node_modules/**/*.map', '!node_modules/tsx/**'],
   asar: true,
-  // Native modules and the engine programs run from real files: a child process started with
+  // Native modules, the engine programs and the chunks they import run from real files: a child process started with
   // ELECTRON_RUN_AS_NODE, and a native .node, cannot be loaded from inside the archive by every tool.
-  asarUnpack: ['**/*.node', 'out/main/engines/**'],
+  asarUnpack: ['**/*.node', 'out/main/engines/**', 'out/main/chunks/**'],
   extraResources: [
     { from: 'resources/icons', to: 'icons', filter: ['*.png'] },
     { from: 'resources/tray', to: 'tray', filter: ['*.png'] },

@@ -24,9 +24,22 @@ export default defineConfig({
       outDir: here('./out/main'),
       // Native bindings (SQLite, sherpa-onnx, whisper.cpp, llama.cpp: optional ones included) are
       // loaded from node_modules at run time, never bundled. The what-if preview simulates in a
-      // worker thread of its own (docs/window.md "Rules and the preview").
+      // worker thread of its own (docs/window.md "Rules and the preview"). The `backlot` command
+      // (out/main/cli.js, started by bin/backlot.mjs) and the benchmark's trivial engine are built
+      // here too: nothing runs through a TypeScript loader (docs/desktop.md "One runtime").
       externalizeDeps: { include: NATIVE },
-      rollupOptions: { input: { index: here('./src-main/index.ts'), 'sim/preview-worker': here('./src-main/sim/preview-worker.ts'), ...enginePrograms }, external: NATIVE },
+      rollupOptions: {
+        input: {
+          index: here('./src-main/index.ts'),
+          cli: here('./src-main/app/cli.ts'),
+          'sim/preview-worker': here('./src-main/sim/preview-worker.ts'),
+          'bench/trivial-engine': here('./src-main/bench/trivial-engine.ts'),
+          ...enginePrograms,
+        },
+        // The window benchmark drives Chromium through the playwright-core devDependency, loaded
+        // from node_modules when that benchmark runs (never by the app).
+        external: [...NATIVE, 'playwright-core'],
+      },
     },
   },
   preload: {

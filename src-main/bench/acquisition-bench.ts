@@ -8,18 +8,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { runEngine } from '../engines/runner';
 import { EngineWorkers } from '../engines/workers';
 import { nodeProgram } from '../engines/program-command';
+import { engineProgram } from '../engines/program-file';
+import { builtMainFile } from '../system/app-layout';
 import { commitOutputs } from '../engines/commit-output';
 import { Host } from '../host/host';
 import { readListing } from '../library/listing';
 import { applyListing } from '../library/apply-listing';
 import { BacklotError } from '../../src-shared/errors';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
@@ -32,7 +32,7 @@ export interface OverheadResult { units: number; coldMedianMs: number; coldP90Ms
 /** Spawn + protocol + commit of a trivial job: a fresh process per unit, then one warm worker for all. */
 export async function benchOverhead(units = 20): Promise<OverheadResult> {
   const dir = scratch('overhead');
-  const command = nodeProgram(path.join(here, 'trivial-engine.ts'));
+  const command = nodeProgram(builtMainFile(path.join('bench', 'trivial-engine.js')));
   const one = async (i: number, run: (job: { jobId: string; operation: string; outputDir: string; input: Record<string, unknown> }) => Promise<import('../engines/runner').EngineOutcome>) => {
     const outputDir = path.join(dir, `job-${i}`);
     fs.mkdirSync(outputDir, { recursive: true });
@@ -84,7 +84,7 @@ export interface DownloadResult { bytes: number; rounds: number; engineMBps: num
 export async function benchDownload(bytes = 1024 ** 3, rounds = 2): Promise<DownloadResult> {
   const server = await bulkServer(bytes);
   const dir = scratch('download');
-  const command = nodeProgram(path.join(here, '..', 'engines', 'http', 'program.ts'));
+  const command = nodeProgram(engineProgram('http'));
   const engineSeconds: number[] = [];
   const curlSeconds: number[] = [];
   try {
@@ -132,7 +132,7 @@ export async function benchFeedSync(entries = 5000): Promise<FeedSyncResult> {
       const outputDir = path.join(dir, `job-${performance.now()}`);
       fs.mkdirSync(outputDir, { recursive: true });
       const t0 = performance.now();
-      const outcome = await runEngine(nodeProgram(path.join(here, '..', 'engines', 'feed', 'program.ts')), { jobId: 'feed', operation: 'sync', outputDir, input: { url } });
+      const outcome = await runEngine(nodeProgram(engineProgram('feed')), { jobId: 'feed', operation: 'sync', outputDir, input: { url } });
       if (!outcome.ok) throw new BacklotError('BENCH_FAILED', `the feed engine failed: ${outcome.code}`);
       const t1 = performance.now();
       const listing = await readListing(outcome.outputs[0].path);

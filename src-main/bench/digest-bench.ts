@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { extractiveDigest } from '../digest/extractive';
 import { remoteDigest } from '../digest/remote/remote-digest';
 import { chatCompletion } from '../digest/remote/chat-client';
@@ -13,6 +12,7 @@ import { remoteShape } from '../digest/remote/settings';
 import { splitSentences } from '../digest/sentences';
 import { runEngine } from '../engines/runner';
 import { nodeProgram } from '../engines/program-command';
+import { engineProgram } from '../engines/program-file';
 import { defaultSettings } from '../../src-shared/settings/settings-schema';
 import { startOpenAiServer } from './openai-loopback';
 import { syntheticTranscript } from './synthetic-transcript';
@@ -43,7 +43,7 @@ export async function benchDigest(seconds = 3600): Promise<DigestBench> {
     fs.writeFileSync(file, JSON.stringify(transcript));
     const out = path.join(dir, 'out');
     fs.mkdirSync(out);
-    const program = fileURLToPath(new URL('../engines/extractive/program.ts', import.meta.url));
+    const program = engineProgram('extractive');
     const t0 = performance.now();
     const r = await runEngine(nodeProgram(program), { jobId: 'bench', operation: 'digest', outputDir: out, input: { transcript: file, item: 'bench', summarySentences: 5, moments: 8 } });
     const engineMs = Math.round(performance.now() - t0);

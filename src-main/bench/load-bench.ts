@@ -7,12 +7,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ApiMethod, ApiRequest, ApiResponse } from '../../src-shared/api/contract';
 import { BacklotError } from '../../src-shared/errors';
 import { buildBenchLibrary } from './snapshot-bench';
 import { percentile, round } from './snapshot-measure';
 import { LoadWindow } from './load-window';
+import { appRoot } from '../system/app-layout';
 
 export interface LoadBenchSpec {
   items: number;
@@ -53,7 +53,7 @@ export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
   hostRssMb: number | null;
 }
 
-const BIN = fileURLToPath(new URL('../../bin/backlot.mjs', import.meta.url));
+const BIN = path.join(appRoot(), 'bin', 'backlot.mjs');
 
 export type ApiCaller = <M extends ApiMethod>(method: M, payload: ApiRequest<M>) => Promise<ApiResponse<M>>;
 

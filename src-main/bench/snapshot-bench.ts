@@ -5,13 +5,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Host } from '../host/host';
 import { VirtualClock } from '../system/clock';
 import { generateCorpus } from '../../src-shared/corpus/generate';
 import { BacklotError } from '../../src-shared/errors';
 import { loadCorpus } from './load-corpus';
 import { round, type MeasureResult } from './snapshot-measure';
+import { appRoot } from '../system/app-layout';
 
 export interface SnapshotBenchSpec {
   items: number;
@@ -32,7 +32,7 @@ export interface SnapshotBenchResult extends MeasureResult {
 
 export const BENCH_HAVE = { download: 0.7, transcribe: 0.4, diarize: 0.3, 'attribute-words': 0.2, digest: 0.1 } as const;
 
-const BIN = fileURLToPath(new URL('../../bin/backlot.mjs', import.meta.url));
+const BIN = path.join(appRoot(), 'bin', 'backlot.mjs');
 
 export function buildBenchLibrary(databaseFile: string, spec: SnapshotBenchSpec): { items: number; channels: number; loadMs: number; loadRssMb: number } {
   const seed = spec.seed ?? 1;

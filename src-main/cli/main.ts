@@ -1,7 +1,7 @@
 // The `backlot` command line: parses the command word, hands the rest to that command, and turns
 // every refusal into one sentence on stderr and a non-zero exit. Never a stack trace.
 import { isBacklotError } from '../../src-shared/errors';
-import { COMMANDS, printCommandHelp, printHelp } from './commands/index';
+import { loadCommand, printCommandHelp, printHelp } from './commands/index';
 import { CliUsageError } from './args';
 import { storageErrorCode } from '../db/storage-errors';
 import { installProcessGuards, INTERNAL_EXIT_CODE } from '../system/uncaught';
@@ -13,10 +13,10 @@ installProcessGuards();
 async function main(argv: string[]): Promise<number> {
   const [word, ...rest] = argv;
   if (word === undefined || word === '--help' || word === '-h' || word === 'help') {
-    printHelp();
+    await printHelp();
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === word);
+  const command = await loadCommand(word);
   if (!command) throw new CliUsageError(`Unknown command "${word}"; run "backlot --help" for the list.`);
   if (rest.includes('--help') || rest.includes('-h')) {
     printCommandHelp(command);

@@ -3,11 +3,11 @@
 // test may point elsewhere with BACKLOT_ENGINES_VENV.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { appRoot } from '../system/app-layout';
 
 export function enginesVenvDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.BACKLOT_ENGINES_VENV) return path.resolve(env.BACKLOT_ENGINES_VENV);
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '.venv-engines');
+  return path.join(appRoot(), '.venv-engines');
 }
 
 /** The venv's python, or null when the venv is absent. */

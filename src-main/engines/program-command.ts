@@ -1,8 +1,6 @@
 // How the host starts an engine program: with this process's own node (Electron's binary acts as node
-// with ELECTRON_RUN_AS_NODE), TypeScript programs through tsx, and an allow-listed environment: an
-// engine sees PATH, HOME, the locale and what its adapter adds, never the host's secrets.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+// with ELECTRON_RUN_AS_NODE), built JavaScript only, and an allow-listed environment: an engine
+// sees PATH, HOME, the locale and what its adapter adds, never the host's secrets.
 import type { EngineCommand } from './runner';
 
 /** Variables every engine may see; everything else in the host's environment stays out. */
@@ -18,23 +16,15 @@ export function engineEnvironment(extra: Record<string, string> = {}, from: Node
   return { ...env, ...extra };
 }
 
-let tsxLoader: string | null = null;
-
-/** The tsx ESM loader as a file URL, so a program in .ts runs without a build step. */
-function tsxImport(): string {
-  tsxLoader ??= pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
-  return tsxLoader;
-}
-
 /**
- * A node program (`.mjs`/`.js` as is, `.ts` through tsx) started with this process's node, the
- * program's fixed options, then `--` and the untrusted operands.
+ * A built node program (`.js`/`.mjs`, never TypeScript: docs/desktop.md "One runtime") started
+ * with this process's node, the program's fixed options, then `--` and the untrusted operands.
  */
 export function nodeProgram(file: string, options: { args?: readonly string[]; operands?: readonly string[]; env?: Record<string, string>; cwd?: string } = {}): EngineCommand {
-  const loader = file.endsWith('.ts') ? ['--import', tsxImport()] : [];
+  if (file.endsWith('.ts')) throw new Error(`Engine programs run from the build, not from TypeScript: ${file}`);
   return {
     command: process.execPath,
-    args: [...loader, file, ...(options.args ?? [])],
+    args: [file, ...(options.args ?? [])],
     ...(options.operands ? { operands: options.operands } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
     env: engineEnvironment(options.env),

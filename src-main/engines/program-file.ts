@@ -1,17 +1,10 @@
-// Where an engine's program is: beside its adapter as TypeScript in a checkout (run through tsx),
-// or, in a built app, where electron.vite.config.ts builds it (out/main/engines/<id>/program.js,
-// beside the bundle the adapter was bundled into, or a few folders above one of its chunks).
-import fs from 'node:fs';
+// Where an engine's program is: always the built one (electron.vite.config.ts builds each
+// src-main/engines/<id>/program.ts to out/main/engines/<id>/program.js), whether the adapter runs
+// from the sources under vitest, from the build, or from a package; nothing runs through a
+// TypeScript loader (docs/desktop.md "One runtime").
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtMainFile } from '../system/app-layout';
 
-export function engineProgram(adapterUrl: string, engineFolder: string): string {
-  const source = fileURLToPath(new URL('./program.ts', adapterUrl));
-  if (fs.existsSync(source)) return source;
-  const self = fileURLToPath(adapterUrl);
-  for (let dir = path.dirname(self), hops = 0; hops < 4; dir = path.dirname(dir), hops++) {
-    const built = path.join(dir, 'engines', engineFolder, 'program.js');
-    if (fs.existsSync(built)) return built;
-  }
-  return path.join(path.dirname(self), 'engines', engineFolder, 'program.js');
+export function engineProgram(engineFolder: string): string {
+  return builtMainFile(path.join('engines', engineFolder, 'program.js'));
 }

@@ -1,19 +1,16 @@
 // Runs the what-if preview in a worker thread and answers with both outcomes, or refuses a tree
 // the simulator cannot take with the field it names.
 import { Worker } from 'node:worker_threads';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import fs from 'node:fs';
+import { builtMainFile } from '../system/app-layout';
 import type { PreviewResultDto } from '../../src-shared/api/window-contract';
 import { BacklotError } from '../../src-shared/errors';
 import type { PreviewScenario } from './preview';
 
-/** The worker's entry: beside this module in a checkout, out/main/sim/preview-worker.js in a build. */
+/** The worker's entry: the built out/main/sim/preview-worker.js, from the sources as from the build. */
 function workerEntry(): URL {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.ts')) return new URL('./preview-worker-tsx.mjs', import.meta.url);
-  const built = path.join(path.dirname(here), 'sim', 'preview-worker.js');
-  return pathToFileURL(fs.existsSync(built) ? built : path.join(path.dirname(here), 'preview-worker.js'));
+  return pathToFileURL(builtMainFile(path.join('sim', 'preview-worker.js')));
 }
 
 export function runPreview(built: PreviewScenario, current: unknown, edited: unknown): Promise<PreviewResultDto> {

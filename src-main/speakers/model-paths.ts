@@ -1,13 +1,11 @@
 // Where the speaker engines' model files are: the bundled ones under resources/models (installed
-// by scripts/install-models.sh; a packaged app points BACKLOT_RESOURCES at its own copy), and the
+// by scripts/install-models.sh; a packaged app's own copy beside its archive, or BACKLOT_RESOURCES), and the
 // model manager's folder <data>/models for the better sherpa-onnx models (docs/speakers.md).
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resourcesDir } from '../system/app-layout';
 
 export function bundledResourcesDir(): string {
-  const fromEnv = process.env.BACKLOT_RESOURCES;
-  if (fromEnv) return path.resolve(fromEnv);
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'resources');
+  return resourcesDir();
 }
 
 export function xvectorModelDir(resources = bundledResourcesDir()): string {

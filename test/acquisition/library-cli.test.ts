@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src-main/cli/commands/index';
+import { loadCommands } from '../../src-main/cli/commands/index';
 import { cli, createLibrary, dispatchingApp, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost } from './fixtures';
 import { makeTone } from '../library/helpers';
 
@@ -13,7 +13,7 @@ afterAll(() => removeTempDirs());
 
 describe('the library from a terminal', () => {
   it('every command answers --help with its own usage', async () => {
-    for (const c of COMMANDS) {
+    for (const c of await loadCommands()) {
       const r = await cli([c.name, '--help']);
       expect(r.code, c.name).toBe(0);
       expect(r.stderr, c.name).toBe('');

@@ -63,6 +63,14 @@ describe('electron-builder configuration', () => {
     expect(fs.readdirSync(path.join(unpacked, 'resources', 'tray')).some((f) => f.endsWith('.svg'))).toBe(false);
   });
 
+  it('unpacks every built engine program and the chunks it imports, so the engines run from real files', () => {
+    const main = path.join(unpacked, 'resources', 'app.asar.unpacked', 'out', 'main');
+    const built = fs.readdirSync(path.join('out', 'main', 'engines'));
+    expect(fs.readdirSync(path.join(main, 'engines')).sort()).toEqual(built.sort());
+    for (const id of built) expect(fs.existsSync(path.join(main, 'engines', id, 'program.js')), id).toBe(true);
+    expect(fs.readdirSync(path.join(main, 'chunks')).sort()).toEqual(fs.readdirSync(path.join('out', 'main', 'chunks')).filter((f) => !f.endsWith('.map')).sort());
+  });
+
   it('flips the fuses in the packed binary: cookies encrypted, ASAR integrity and ASAR-only on, NODE_OPTIONS and inspect off', () => {
     const binary = fs.readFileSync(path.join(unpacked, 'backlot'));
     const at = binary.indexOf(SENTINEL) + SENTINEL.length;

@@ -10,7 +10,7 @@ import { EngineWorkers } from '../../src-main/engines/workers';
 import { nodeProgram } from '../../src-main/engines/program-command';
 import { runEngine, type EngineOutcome } from '../../src-main/engines/runner';
 
-const PROGRAM = fileURLToPath(new URL('./fixtures/counting-worker.ts', import.meta.url));
+const PROGRAM = fileURLToPath(new URL('./fixtures/counting-worker.mjs', import.meta.url));
 const pools: EngineWorkers[] = [];
 const dirs: string[] = [];
 afterEach(() => {

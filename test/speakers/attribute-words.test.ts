@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { attributeWords, speakerOfSpan } from '../../src-main/speakers/attribute-words';
 import { transcriptRecord, type TranscriptRecord } from '../../src-shared/transcript/record';
 import type { SpeakerTurn } from '../../src-shared/speakers/turns';
+import { engineProgram } from '../../src-main/engines/program-file';
 import { runEngine } from '../../src-main/engines/runner';
 import { ROOT, tempDir } from './fixtures';
 
@@ -76,7 +77,7 @@ describe('the word-turn-merge program', () => {
     fs.writeFileSync(t, JSON.stringify(transcript([{ start: 0, end: 1, text: 'hi', speaker: null, words: [word('hi', 0, 1)] }])));
     fs.writeFileSync(u, JSON.stringify({ version: 1, engine: 'vosk-xvector', model: 'm', durationS: 2, speechS: 1, turns: [turn(0, 1, 0)], clusters: [{ cluster: 0, seconds: 1, embedding: [1] }] }));
     const out = fs.mkdtempSync(path.join(dir, 'out-'));
-    const program = { command: process.execPath, args: ['--import', 'tsx/esm', path.join(ROOT, 'src-main/engines/word-turn-merge/program.ts')], cwd: ROOT };
+    const program = { command: process.execPath, args: [engineProgram('word-turn-merge')], cwd: ROOT };
     const ok = await runEngine(program, { jobId: 'w1', operation: 'attribute-words', outputDir: out, input: { transcript: t, turns: u, speakers: { 0: 'spk_x' } } });
     expect(ok.ok).toBe(true);
     if (!ok.ok) return;

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DIARIZE, diarizeFile } from '../../src-main/speakers/diarize/diarize';
 import { makeDialog, recordingWav, scoreDialog, standardDialogs } from '../../src-main/bench/speaker-dialogs';
 import { turnsRecord } from '../../src-shared/speakers/turns';
+import { engineProgram } from '../../src-main/engines/program-file';
 import { runEngine } from '../../src-main/engines/runner';
 import { clusterEmbeddings } from '../../src-main/speakers/diarize/cluster';
 import { diarizeModels, espeak, join, ROOT, silence, tempDir, VAD_MODEL, XVECTOR_DIR } from './fixtures';
@@ -90,7 +91,7 @@ describe('clustering', () => {
 });
 
 describe('the vosk-xvector program', () => {
-  const program = { command: process.execPath, args: ['--import', 'tsx/esm', path.join(ROOT, 'src-main/engines/vosk-xvector/program.ts')], cwd: ROOT };
+  const program = { command: process.execPath, args: [engineProgram('vosk-xvector')], cwd: ROOT };
 
   it('runs as a child process: progress, a log line, and a turns sidecar that parses', async () => {
     const out = fs.mkdtempSync(path.join(dir, 'job-'));

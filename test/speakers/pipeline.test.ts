@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Host } from '../../src-main/host/host';
 import { ProfileStore } from '../../src-main/speakers/profiles/profile-store';
 import { commitVoices, readVoicesOutput, speakerMapFor, writeProfilesSnapshot } from '../../src-main/speakers/host-side';
+import { engineProgram } from '../../src-main/engines/program-file';
 import { runEngine, type EngineCommand } from '../../src-main/engines/runner';
 import { makeDialog, type DialogTruth } from '../../src-main/bench/speaker-dialogs';
 import { transcriptRecord, type TranscriptRecord } from '../../src-shared/transcript/record';
@@ -16,7 +17,7 @@ import { ROOT, tempDir, VAD_MODEL, XVECTOR_DIR } from './fixtures';
 const dir = tempDir('pipeline');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const program = (id: string): EngineCommand => ({ command: process.execPath, args: ['--import', 'tsx/esm', path.join(ROOT, `src-main/engines/${id}/program.ts`)], cwd: ROOT });
+const program = (id: string): EngineCommand => ({ command: process.execPath, args: [engineProgram(id)], cwd: ROOT });
 let job = 0;
 async function run(id: string, operation: string, input: Record<string, unknown>): Promise<string> {
   const outputDir = fs.mkdtempSync(path.join(dir, `job-${job++}-`));

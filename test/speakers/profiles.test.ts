@@ -11,6 +11,7 @@ import { DEFAULT_MATCH_THRESHOLD, matchClusters } from '../../src-main/speakers/
 import { diarizeFile } from '../../src-main/speakers/diarize/diarize';
 import { TESTDATA_VOICES, recordingWav, type Voice } from '../../src-main/bench/speaker-dialogs';
 import { commitVoices, readVoicesOutput, speakerMapFor, writeProfilesSnapshot } from '../../src-main/speakers/host-side';
+import { engineProgram } from '../../src-main/engines/program-file';
 import { runEngine } from '../../src-main/engines/runner';
 import { TURNS_FILE_NAME, type TurnsRecord } from '../../src-shared/speakers/turns';
 import { diarizeModels, ROOT, tempDir } from './fixtures';
@@ -187,7 +188,7 @@ describe('the voiceprint-match program', () => {
     fs.writeFileSync(turnsFile, JSON.stringify(turns));
     const snapshot = writeProfilesSnapshot(profiles, 'vosk-model-spk-0.4', job);
     const out = fs.mkdtempSync(path.join(dir, 'out-'));
-    const outcome = await runEngine({ command: process.execPath, args: ['--import', 'tsx/esm', path.join(ROOT, 'src-main/engines/voiceprint-match/program.ts')], cwd: ROOT },
+    const outcome = await runEngine({ command: process.execPath, args: [engineProgram('voiceprint-match')], cwd: ROOT },
       { jobId: 'v1', operation: 'attribute-voices', outputDir: out, input: { turns: turnsFile, profiles: snapshot } });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
@@ -196,7 +197,7 @@ describe('the voiceprint-match program', () => {
     const map = host.transaction(() => commitVoices(profiles, 'a', voices, 2));
     expect(map.get(0)).toBe(known);
     expect(profiles.list().map((p) => p.name)).toEqual(['Known', 'Speaker 2']);
-    const bad = await runEngine({ command: process.execPath, args: ['--import', 'tsx/esm', path.join(ROOT, 'src-main/engines/voiceprint-match/program.ts')], cwd: ROOT },
+    const bad = await runEngine({ command: process.execPath, args: [engineProgram('voiceprint-match')], cwd: ROOT },
       { jobId: 'v2', operation: 'attribute-voices', outputDir: out, input: { turns: snapshot, profiles: snapshot } });
     expect(bad).toMatchObject({ ok: false, code: 'INPUT_INVALID' });
   });

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sherpaModelPaths, sherpaPreflight } from '../../src-main/speakers/sherpa/sherpa-models';
+import { engineProgram } from '../../src-main/engines/program-file';
 import { runEngine } from '../../src-main/engines/runner';
 import { ROOT, tempDir } from './fixtures';
 
@@ -30,7 +31,7 @@ describe('sherpa-onnx diarization', () => {
 
   it('the program answers a job without models with MODEL_MISSING, not a crash', async () => {
     const out = fs.mkdtempSync(path.join(dir, 'out-'));
-    const outcome = await runEngine({ command: process.execPath, args: ['--import', 'tsx/esm', path.join(ROOT, 'src-main/engines/sherpa-onnx-cpu/program.ts')], cwd: ROOT },
+    const outcome = await runEngine({ command: process.execPath, args: [engineProgram('sherpa-onnx-cpu')], cwd: ROOT },
       { jobId: 's1', operation: 'diarize', outputDir: out, input: { media: '/x.wav', modelsDir: path.join(dir, 'empty-models') } });
     expect(outcome).toMatchObject({ ok: false, code: 'MODEL_MISSING' });
   });

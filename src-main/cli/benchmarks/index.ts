@@ -8,6 +8,7 @@ import { loadBench } from './load';
 import { searchBench } from './search';
 import { transcribeBench } from './transcribe';
 import { windowBench } from './window';
+import { cliBench } from './cli';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   snapshotBench,
@@ -24,4 +25,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   searchBench,
   transcribeBench,
   windowBench,
+  cliBench,
 ];

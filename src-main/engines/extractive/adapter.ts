@@ -6,7 +6,7 @@ import { nodeProgram } from '../program-command';
 import { EXTRACTIVE_MODEL } from '../../digest/extractive';
 import { digestFailure } from '../../digest/failures';
 
-const PROGRAM = engineProgram(import.meta.url, 'extractive');
+const PROGRAM = engineProgram('extractive');
 
 export const extractiveAdapter: EngineAdapter = {
   id: 'extractive',

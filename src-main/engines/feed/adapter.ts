@@ -6,7 +6,7 @@ import { nodeProgram } from '../program-command';
 import { acquisitionFor } from '../../gates/acquisition';
 import { listingCommit, syncFailure } from '../acquisition-kit';
 
-const PROGRAM = engineProgram(import.meta.url, 'feed');
+const PROGRAM = engineProgram('feed');
 
 export const feedAdapter: EngineAdapter = {
   id: 'feed',

@@ -6,7 +6,7 @@ import { nodeProgram } from '../program-command';
 import { downloadCommit, downloadFailure, itemPartialDir, pacedLaunch } from '../acquisition-kit';
 import path from 'node:path';
 
-const PROGRAM = engineProgram(import.meta.url, 'http');
+const PROGRAM = engineProgram('http');
 
 export const httpAdapter: EngineAdapter = {
   id: 'http',

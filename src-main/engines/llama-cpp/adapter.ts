@@ -12,7 +12,7 @@ import { findGgufModel } from '../../digest/local-model';
 import { PROMPT_VERSION } from '../../digest/remote/prompt';
 import { digestFailure } from '../../digest/failures';
 
-const PROGRAM = engineProgram(import.meta.url, 'llama-cpp');
+const PROGRAM = engineProgram('llama-cpp');
 export const LLAMA_CPP_ID = 'llama-cpp';
 /** Pinned in package.json (optionalDependencies); docs/decisions.md "Local LLM digest". */
 export const NODE_LLAMA_CPP_VERSION = '3.21.1';

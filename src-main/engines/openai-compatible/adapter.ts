@@ -14,7 +14,7 @@ import { readApiKey, remoteCostModel, remotePreflight, remoteShape } from '../..
 import { recordUsage, spentFrom } from '../../digest/usage';
 import { digestFailure } from '../../digest/failures';
 
-const PROGRAM = engineProgram(import.meta.url, 'openai-compatible');
+const PROGRAM = engineProgram('openai-compatible');
 export const OPENAI_COMPATIBLE_ID = 'openai-compatible';
 
 /** What identifies the endpoint in a fingerprint: scheme, host and path, never a credential. */

@@ -60,7 +60,7 @@ export const pocketsphinxAdapter: EngineAdapter = {
     return {
       kind: 'worker',
       key: variant?.kind ?? 'none',
-      command: nodeProgram(engineProgram(import.meta.url, 'pocketsphinx')),
+      command: nodeProgram(engineProgram('pocketsphinx')),
       input: transcribeJobInput(job, POCKETSPHINX_ID, fingerprint, { decoder: variant }),
     };
   },

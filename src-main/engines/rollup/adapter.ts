@@ -9,7 +9,7 @@ import { safeSegment } from '../executor';
 import { EXTRACTIVE_MODEL } from '../../digest/extractive';
 import { digestFailure } from '../../digest/failures';
 
-const PROGRAM = engineProgram(import.meta.url, 'rollup');
+const PROGRAM = engineProgram('rollup');
 
 /** Where a channel's roll-ups live: one `<period key>.json` per period. */
 export function channelDigestDir(dataDir: string, channelId: string): string {

@@ -4,4 +4,4 @@
 import { engineProgram } from '../program-file';
 import { sherpaDiarizeAdapter } from '../speaker-adapters';
 
-export const sherpaOnnxCpuAdapter = sherpaDiarizeAdapter('cpu', engineProgram(import.meta.url, 'sherpa-onnx-cpu'), 0.1);
+export const sherpaOnnxCpuAdapter = sherpaDiarizeAdapter('cpu', engineProgram('sherpa-onnx-cpu'), 0.1);

@@ -4,4 +4,4 @@
 import { engineProgram } from '../program-file';
 import { sherpaDiarizeAdapter } from '../speaker-adapters';
 
-export const sherpaOnnxGpuAdapter = sherpaDiarizeAdapter('gpu', engineProgram(import.meta.url, 'sherpa-onnx-gpu'), 0.02);
+export const sherpaOnnxGpuAdapter = sherpaDiarizeAdapter('gpu', engineProgram('sherpa-onnx-gpu'), 0.02);

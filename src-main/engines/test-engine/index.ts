@@ -1,9 +1,11 @@
 // Where the test engine lives and how to start it, so tests and the headless crash test launch
 // it exactly as the host launches any engine: a real child process, no shell.
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { appRoot } from '../../system/app-layout';
 import type { EngineCommand } from '../runner';
 
-export const TEST_ENGINE_PATH = fileURLToPath(new URL('./engine.mjs', import.meta.url));
+// A plain .mjs in the sources (never built): found from the checkout's root, so the built CLI runs it too.
+export const TEST_ENGINE_PATH = path.join(appRoot(), 'src-main', 'engines', 'test-engine', 'engine.mjs');
 
 /** Runs engine.mjs with this process's own node (Electron's binary acts as node with ELECTRON_RUN_AS_NODE). */
 export function testEngineCommand(operands: readonly string[] = []): EngineCommand {

@@ -11,7 +11,7 @@ import { commitVoices, readVoicesOutput, writeProfilesSnapshot } from '../../spe
 import { ProfileStore } from '../../speakers/profiles/profile-store';
 import { XVECTOR_MODEL_NAME } from '../../speakers/jobs/diarize-job';
 
-const PROGRAM = engineProgram(import.meta.url, 'voiceprint-match');
+const PROGRAM = engineProgram('voiceprint-match');
 
 /** The embedding model the turns were made with: the profiles to match are that model's. */
 function turnsModel(file: string | undefined): string {

@@ -11,7 +11,7 @@ import { sileroVadModel, xvectorModelDir } from '../../speakers/model-paths';
 import { loadSherpa } from '../../speakers/vad/silero-vad';
 import path from 'node:path';
 
-const PROGRAM = engineProgram(import.meta.url, 'vosk-xvector');
+const PROGRAM = engineProgram('vosk-xvector');
 
 export const voskXvectorAdapter: EngineAdapter = {
   id: 'vosk-xvector',

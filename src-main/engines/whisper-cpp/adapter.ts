@@ -59,7 +59,7 @@ function whisperAdapter(id: 'whisper.cpp' | 'whisper.cpp-cpu', lane: 'gpu' | 'cp
       return {
         kind: 'worker',
         key: `${model.id}:${build}`,
-        command: nodeProgram(engineProgram(import.meta.url, 'whisper-cpp')),
+        command: nodeProgram(engineProgram('whisper-cpp')),
         input: transcribeJobInput(job, id, `${id}@${fingerprint(job.env)}`, { whisper }),
       };
     },

@@ -12,7 +12,7 @@ import { readProfiles, speakerFailure } from '../speaker-adapters';
 import { speakerMapFor } from '../../speakers/host-side';
 import { transcriptCommitPlan } from '../transcript-commit';
 
-const PROGRAM = engineProgram(import.meta.url, 'word-turn-merge');
+const PROGRAM = engineProgram('word-turn-merge');
 
 /** The map each job was built with, compared with the current one at its commit. */
 const mapsUsed = new WeakMap<JobContext, string>();

@@ -8,7 +8,7 @@ import { listingCommit, syncFailure } from '../acquisition-kit';
 import { locateYtDlp, ytDlpPreflight } from '../yt-dlp-binary';
 import { BacklotError } from '../../../src-shared/errors';
 
-const PROGRAM = engineProgram(import.meta.url, 'yt-dlp-listing');
+const PROGRAM = engineProgram('yt-dlp-listing');
 
 export const ytDlpListingAdapter: EngineAdapter = {
   id: 'yt-dlp-listing',

@@ -8,7 +8,7 @@ import { downloadCommit, downloadFailure, itemPartialDir, pacedLaunch } from '..
 import { locateYtDlp, ytDlpPreflight } from '../yt-dlp-binary';
 import { BacklotError } from '../../../src-shared/errors';
 
-const PROGRAM = engineProgram(import.meta.url, 'yt-dlp');
+const PROGRAM = engineProgram('yt-dlp');
 
 /** The channel's own format choice, if it made one (settings_json {format, maxHeight}). */
 function channelFormat(settingsJson: string): { format?: 'audio' | 'video'; maxHeight?: number } {

@@ -1,7 +1,7 @@
 // Builds the headless shell around a host on a data folder: the host (and its database) lives
 // exactly as long as the server, and stopping one stops both.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { appRoot } from '../../system/app-layout';
 import type { Host } from '../../host/host';
 import type { BacklotApp, OpenApp } from '../../dispatch/backlot-app';
 import type { EngineProfile } from '../../engines/adapter';
@@ -13,7 +13,7 @@ import type { ApiHandlers } from '../../../src-shared/api/contract';
 import { startHeadlessServer, type HeadlessServer } from './server';
 
 /** electron-vite's renderer output in this checkout, wherever the command is run from. */
-export const DEFAULT_RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../out/renderer');
+export const DEFAULT_RENDERER_DIR = path.join(appRoot(), 'out', 'renderer');
 
 export interface HeadlessAppOptions {
   dataDir: string;
