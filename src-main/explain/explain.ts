@@ -10,6 +10,7 @@ import { isFull } from '../arbiter/select';
 import { itemDependencies, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
 import { assertNever, type WorkState } from '../../src-shared/states/states';
 import { BacklotError } from '../../src-shared/errors';
+import { UNREADABLE_MEDIA_CODES } from '../../src-shared/reasons/codes';
 import type { WorkRow } from '../work/work-store';
 
 export interface Explanation {
@@ -48,7 +49,12 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
       switch (row.deferral_kind) {
         case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until, ...(row.deferral_code === 'DAILY_CAP' ? { code: 'DAILY_CAP' } : {}) } };
         case 'failed': return { code: 'FAILED', params: { code: row.deferral_code, attempts: row.attempts } };
-        default: return { code: 'EXCLUDED', params: { code: row.deferral_code } };
+        default:
+          // A file that cannot be read is not held by a rule: its own reason says why.
+          if ((UNREADABLE_MEDIA_CODES as readonly (string | null)[]).includes(row.deferral_code)) {
+            return { code: row.deferral_code!, params: { file: host.library.item(row.item_id)?.media_path ?? null } };
+          }
+          return { code: 'EXCLUDED', params: { code: row.deferral_code } };
       }
     case 'missing':
     case 'stale':

@@ -78,6 +78,7 @@ export const en = {
     rescan: 'Rescan',
     rescanChannel: 'Rescan {channel}',
     rescanned: 'Rescanned: {added} added, {changed} changed, {removed} removed.',
+    unreadable: '{n} unreadable (shown as items that say why) | {n} unreadable (shown as an item that says why) | {n} unreadable (shown as items that say why)',
     list: 'Items',
     columns: { title: 'Title', channel: 'Channel', published: 'Published', duration: 'Length', work: 'Work' },
     badge: '{operation}: {state}',

@@ -79,6 +79,7 @@ export const hu: Messages = {
     rescan: 'Újraolvasás',
     rescanChannel: '{channel} újraolvasása',
     rescanned: 'Újraolvasva: {added} új, {changed} módosult, {removed} eltávolítva.',
+    unreadable: '{n} olvashatatlan (elemként, az okával) | {n} olvashatatlan (elemként, az okával) | {n} olvashatatlan (elemként, az okával)',
     list: 'Elemek',
     columns: { title: 'Cím', channel: 'Csatorna', published: 'Megjelent', duration: 'Hossz', work: 'Munka' },
     badge: '{operation}: {state}',

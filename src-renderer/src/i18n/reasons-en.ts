@@ -126,7 +126,8 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
   // The media and speaker engines (docs/speakers.md).
   MEDIA_MISSING: (p) => `The media file${text(p.file) ? ` ${text(p.file)}` : ''} is not there.`,
   MEDIA_NO_AUDIO: () => 'The media file has no audio stream.',
-  MEDIA_UNREADABLE: () => 'The media file could not be decoded; it may be damaged.',
+  MEDIA_UNREADABLE: (p) => `The media file${text(p.file) ? ` ${text(p.file)}` : ''} could not be read as audio or video; it may be damaged or not media at all.`,
+  MEDIA_EMPTY: (p) => `The media file${text(p.file) ? ` ${text(p.file)}` : ''} is empty (0 bytes); it is tried again when the file changes.`,
   FFMPEG_MISSING: () => 'ffmpeg is not installed.',
   MODEL_INVALID: (p) => `The engine's model file${text(p.file) ? ` ${text(p.file)}` : ''} is damaged or of another kind.`,
   JOB_INPUT_INVALID: (p) => `The engine was given an incomplete job${text(p.field) ? ` (no ${text(p.field)})` : ''}.`,

@@ -121,7 +121,8 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
 
   MEDIA_MISSING: (p) => `A médiafájl${text(p.file) ? ` (${text(p.file)})` : ''} nincs meg.`,
   MEDIA_NO_AUDIO: () => 'A médiafájlban nincs hangsáv.',
-  MEDIA_UNREADABLE: () => 'A médiafájlt nem sikerült dekódolni; talán sérült.',
+  MEDIA_UNREADABLE: (p) => `A médiafájl${text(p.file) ? ` (${text(p.file)})` : ''} nem olvasható hangként vagy videóként; talán sérült, vagy nem is média.`,
+  MEDIA_EMPTY: (p) => `A médiafájl${text(p.file) ? ` (${text(p.file)})` : ''} üres (0 bájt); ha a fájl megváltozik, újra próbálkozik.`,
   FFMPEG_MISSING: () => 'Az ffmpeg nincs telepítve.',
   MODEL_INVALID: (p) => `A motor modellfájlja${text(p.file) ? ` (${text(p.file)})` : ''} sérült vagy más fajta.`,
   JOB_INPUT_INVALID: (p) => `A motor hiányos feladatot kapott${text(p.field) ? ` (nincs benne: ${text(p.field)})` : ''}.`,
