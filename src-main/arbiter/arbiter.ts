@@ -156,12 +156,16 @@ export class Arbiter {
   }
 
   /** Live settings changed (slots, retry, thresholds, cap, quiet hours, engines): takes effect at the next pull. */
-  reconfigure(change: Partial<Omit<ArbiterConfig, 'lanes' | 'extraGates' | 'firstGates'>> & { slots?: Record<string, number> }): void {
-    const { slots, ...rest } = change;
+  reconfigure(change: Partial<Omit<ArbiterConfig, 'lanes' | 'extraGates' | 'firstGates'>> & { slots?: Record<string, number>; slotSettings?: Record<string, number | undefined> }): void {
+    const { slots, slotSettings, ...rest } = change;
     this.config = { ...this.config, ...rest };
     for (const [lane, n] of Object.entries(slots ?? {})) {
       const l = this.lanes.find((x) => x.queueKey === lane);
       if (l) l.slots = n;
+    }
+    for (const [lane, n] of Object.entries(slotSettings ?? {})) {
+      const l = this.lanes.find((x) => x.queueKey === lane);
+      if (l) l.slotsSetting = n;
     }
     if (change.bindings) this.bindingsChanged();
   }

@@ -1,7 +1,7 @@
 // "Why is this not running?" for one (item, operation): its state and ONE reason code with
 // parameters. The state's own reason comes first (a deleted file is MEDIA_GONE even on a paused
 // lane); for reachable work, the first gate or rule that holds it, in the order the arbiter
-// applies them.
+// applies them, on the lane that would otherwise take it (a lane that cannot run it is secondary).
 import type { Host } from '../host/host';
 import type { Arbiter } from '../arbiter/arbiter';
 import type { CompiledNode } from '../arbiter/compile-tree';
@@ -121,5 +121,20 @@ function reachableReason(arbiter: Arbiter, row: WorkRow, now: number): Reason {
     if (ahead < free) return { code: 'READY', params: { lane: lane.queueKey } };
     reasons.push({ code: 'LANE_BUSY', params: { ahead } });
   }
-  return reasons.find((r) => r.code !== 'NOT_MATCHED') ?? { code: 'NOT_MATCHED', params: {} };
+  return primaryReason(reasons);
+}
+
+/** A lane that cannot run this work at all, whatever else happens: no engine check passes, or no slot. */
+const CANNOT_RUN = new Set(['PREFLIGHT_FAILED', 'LANE_NO_SLOTS', 'NOT_MATCHED']);
+
+/**
+ * Of the lanes that could take the work, the hold of the first one that could run it names the
+ * cause (a paused cpu lane, not the gpu lane that has no GPU here); lanes that cannot run it at
+ * all are mentioned only as secondary, in `also` (issue 20 item 4, docs/scheduling.md "Explain").
+ */
+export function primaryReason(reasons: readonly Reason[]): Reason {
+  const holding = reasons.find((r) => !CANNOT_RUN.has(r.code));
+  const cannot = reasons.filter((r) => r.code !== 'NOT_MATCHED' && CANNOT_RUN.has(r.code));
+  if (!holding) return cannot[0] ?? { code: 'NOT_MATCHED', params: {} };
+  return cannot.length === 0 ? holding : { code: holding.code, params: { ...holding.params, also: cannot } };
 }

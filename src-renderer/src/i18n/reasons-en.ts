@@ -39,7 +39,9 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
   LANE_PAUSED: (p, c) => (p.all === true
     ? 'Paused with everything else: nothing new starts until you resume everything.'
     : `${laneCap(p, c)} is paused: nothing new starts on it until you resume it.`),
-  LANE_NO_SLOTS: (p, c) => `${laneCap(p, c)} has no slots, so nothing runs on it.`,
+  LANE_NO_SLOTS: (p, c) => (num(p.setting) !== undefined
+    ? `${laneCap(p, c)} cannot run here: no usable GPU was found, so the ${count(p.setting, 'slot', 'slots', c)} set in Settings (lanes.gpu.slots) cannot be used.`
+    : `${laneCap(p, c)} has no slots, so nothing runs on it.`),
   QUIET_HOURS: (p, c) => {
     const until = at(p.until, c);
     return `Quiet hours on ${lane(p, c)}${until ? ` until ${until}` : ''}.`;

@@ -38,7 +38,9 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
   LANE_PAUSED: (p, c) => (p.all === true
     ? 'Minden mással együtt szüneteltetve: semmi új nem indul, amíg mindent nem folytatsz.'
     : `${laneName(p, c)} szüneteltetve: semmi új nem indul rajta, amíg nem folytatod.`),
-  LANE_NO_SLOTS: (p, c) => `${laneName(p, c)} helyeinek száma nulla, ezért semmi sem fut rajta.`,
+  LANE_NO_SLOTS: (p, c) => (num(p.setting) !== undefined
+    ? `${laneName(p, c)} itt nem tud futni: nincs használható GPU, így a Beállításokban megadott ${c.f.count(num(p.setting)!)} hely (lanes.gpu.slots) nem használható.`
+    : `${laneName(p, c)} helyeinek száma nulla, ezért semmi sem fut rajta.`),
   QUIET_HOURS: (p, c) => {
     const until = at(p.until, c);
     return `Csendes órák ${lane(p, c)}${until ? ` eddig: ${until}` : ''}.`;
