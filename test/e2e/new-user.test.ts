@@ -107,3 +107,32 @@ describe('a view visited again', () => {
     await context.close();
   });
 });
+
+describe('sentences, labels and sizes rather than codes and keys', () => {
+  it('a refusal reads as a sentence with its code in a details line; a setting has a label and a size', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(serve.at('#/library'));
+    await page.getByRole('button', { name: 'Add a source…' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add a source' });
+    await page.getByRole('textbox', { name: 'Folder path or address' }).fill(`${folder}-not-there`);
+    await page.keyboard.press('Enter');
+    const alert = dialog.getByRole('alert');
+    await alert.waitFor();
+    // The sentence comes first and does not start with the code; the code stays, as a detail.
+    const message = (await alert.locator('.error-message').textContent()) ?? '';
+    expect(message).toMatch(/^[A-Z][a-z]/);
+    expect(message).not.toMatch(/^[A-Z_]{4,}\b/);
+    expect(await alert.locator('.error-details .error-code').textContent()).toMatch(/^[A-Z_]+$/);
+    await page.keyboard.press('Escape');
+
+    await page.goto(serve.at('#/settings/diskGate.drainingBelowBytes'));
+    const setting = page.locator('.setting[data-key="diskGate.drainingBelowBytes"]');
+    await setting.waitFor();
+    expect(await setting.locator('.setting-label').textContent()).toBe('Disk gate › draining below');
+    expect(await setting.locator('.setting-id').textContent()).toBe('diskGate.drainingBelowBytes');
+    expect(await setting.getByTestId('setting-size').textContent()).toBe('50 GB');
+    await setting.getByRole('textbox').fill('2500000000');
+    await setting.getByTestId('setting-size').filter({ hasText: /^2\.5 GB$/ }).waitFor();
+    await context.close();
+  });
+});

@@ -84,6 +84,8 @@ describe('formatters', () => {
     expect(e.usd(1.5)).toBe('$1.50');
     expect(e.bytes(72_100_000_000)).toBe('72.1 GB');
     expect(h.bytes(72_100_000_000)).toBe('72,1 GB');
+    // Plain bytes with their plural: never "0 byte".
+    expect([e.bytes(0), e.bytes(1), e.bytes(500), e.bytes(50_000_000_000)]).toEqual(['0 bytes', '1 byte', '500 bytes', '50 GB']);
     expect(e.clock(7.9)).toBe('0:07');
     expect(e.clock(3723)).toBe('1:02:03');
     expect(e.span(45)).toBe('45 sec');

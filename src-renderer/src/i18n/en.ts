@@ -11,6 +11,7 @@ export const en = {
     themes: { system: 'Follow the system', light: 'Light', dark: 'Dark' },
     loading: 'Loading…',
     retry: 'Try again',
+    errorCode: 'Code:',
     close: 'Close',
     cancel: 'Cancel',
     save: 'Save',

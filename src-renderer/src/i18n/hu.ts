@@ -12,6 +12,7 @@ export const hu: Messages = {
     themes: { system: 'A rendszer szerint', light: 'Világos', dark: 'Sötét' },
     loading: 'Betöltés…',
     retry: 'Újra',
+    errorCode: 'Kód:',
     close: 'Bezárás',
     cancel: 'Mégse',
     save: 'Mentés',
