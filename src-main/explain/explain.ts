@@ -38,6 +38,8 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
   const state = row.state;
   switch (state) {
     case 'done':
+      // A folder's file is the item's media itself: nothing was downloaded, and no run is missing.
+      if (row.operation === 'download' && host.library.channel(row.channel_id)?.kind === 'folder') return { code: 'DONE', params: { source: 'folder' } };
       return { code: 'DONE', params: {} };
     case 'missing-input':
       return missingInputReason(host, row);

@@ -53,6 +53,9 @@ describe('files that look like media but cannot be read', () => {
     const why = page.locator('.work-table tr[data-operation="transcribe"] td.why');
     await page.locator('.work-table tr[data-operation="transcribe"] td.why[data-code="MEDIA_UNREADABLE"]').waitFor();
     expect(await why.textContent()).toMatch(/could not be read as audio or video/);
+    // A folder's file is the item's own media: its download says so, not "none yet".
+    expect(await page.locator('.work-table tr[data-operation="download"] td.why').textContent()).toMatch(/the media is the folder's own file/);
+    expect(await page.locator('.work-table tr[data-operation="download"]').textContent()).toMatch(/none needed \(the folder's own file\)/);
     await nav(page, 'Library').click();
     await row(page, 'Delta').locator('.item-title').click();
     await page.locator('.work-table tr[data-operation="transcribe"] td.why[data-code="MEDIA_EMPTY"]').waitFor();

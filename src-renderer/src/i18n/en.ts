@@ -130,6 +130,7 @@ export const en = {
     attempts: '{n} attempt | {n} attempts',
     run: 'Run #{id}',
     noRun: 'none yet',
+    folderFile: 'none needed (the folder\'s own file)',
     retry: 'Retry {operation}',
     retried: '{operation} will be tried again.',
     doNext: 'Do {operation} next',

@@ -131,6 +131,7 @@ export const hu: Messages = {
     attempts: '{n} kísérlet | {n} kísérlet',
     run: '#{id} futás',
     noRun: 'még nincs',
+    folderFile: 'nem kell (a mappa saját fájlja)',
     retry: '{operation} újrapróbálása',
     retried: '{operation} újra megpróbálva.',
     doNext: '{operation} legyen a következő',

@@ -14,7 +14,9 @@ const at = (t: unknown, c: SentenceContext) => (num(t) === undefined ? undefined
 
 export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
   // The work's own state (explain).
-  DONE: () => 'Done: its output is present and up to date.',
+  DONE: (p) => (p.source === 'folder'
+    ? 'Nothing to download: the media is the folder\'s own file.'
+    : 'Done: its output is present and up to date.'),
   RUNNING: (p) => (text(p.run) ? `Running now, in run #${text(p.run)}.` : 'Running now.'),
   READY: (p, c) => `Ready: nothing holds it; it starts at the next pick on ${lane(p, c)}.`,
   MEDIA_GONE: () => 'Its media file is gone, so this cannot run here.',

@@ -14,7 +14,9 @@ const count = (value: unknown, noun: string, c: SentenceContext) => {
 const at = (t: unknown, c: SentenceContext) => (num(t) === undefined ? undefined : c.f.when(num(t)!));
 
 export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
-  DONE: () => 'Kész: a kimenete megvan és naprakész.',
+  DONE: (p) => (p.source === 'folder'
+    ? 'Nincs mit letölteni: a média a mappa saját fájlja.'
+    : 'Kész: a kimenete megvan és naprakész.'),
   RUNNING: (p) => (text(p.run) ? `Most fut, a(z) #${text(p.run)} futásban.` : 'Most fut.'),
   READY: (p, c) => `Indulásra kész: semmi sem tartja vissza; ${lane(p, c)} a következő választáskor indul.`,
   MEDIA_GONE: () => 'A médiafájlja eltűnt, ezért ez itt nem futhat.',
