@@ -1,7 +1,9 @@
 // What a new user trips on (issue 20), in Debian's Chromium against `backlot serve` on the test
 // engines: files named like media that cannot be read show as items that say why and are counted
 // by the rescan; a view left while work ends and rows arrive shows the host's current rows and
-// states on return, without a reload. Every wait is for a DOM state the host's events produce.
+// states on return, without a reload; refusals and settings read as sentences, labels and sizes;
+// on the production engines a waiting item names the paused cpu lane, not the GPU lane that cannot
+// run here. Every wait is for a DOM state the host's events produce.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -136,6 +138,45 @@ describe('sentences, labels and sizes rather than codes and keys', () => {
     expect(await setting.getByTestId('setting-size').textContent()).toBe('50 GB');
     await setting.getByRole('textbox').fill('2500000000');
     await setting.getByTestId('setting-size').filter({ hasText: /^2\.5 GB$/ }).waitFor();
+    await context.close();
+  });
+});
+
+describe('reasons that point the right way, on the production engines (no usable GPU here)', () => {
+  let prod: Serve;
+  let clips: string;
+  beforeAll(async () => {
+    prod = await startServe(tempDir('backlot-e2e-newuser-prod-'));
+    // Only the cpu lane is paused: the GPU lane cannot run at all on this machine.
+    await api(prod, 'lanes.pause', { lane: 'cpu' });
+    clips = mediaFolder(['Quiet talk']);
+    await api(prod, 'library.add', { source: clips, title: 'Quiet folder' });
+  });
+  afterAll(async () => {
+    await prod?.stop();
+    fs.rmSync(prod.dataDir, { recursive: true, force: true });
+    fs.rmSync(clips, { recursive: true, force: true });
+  });
+
+  it('names the paused cpu lane, the GPU lane only after "Also:", and says the GPU lane\'s slots in one sentence', async () => {
+    const { context, page, errors } = await newPage(browser);
+    const listed = await api<ItemsList>(prod, 'items.list', { offset: 0, limit: 10 });
+    await page.goto(prod.at(`#/item/${encodeURIComponent(listed.items[0].id)}`));
+    const why = page.locator('.work-table tr[data-operation="transcribe"] td.why[data-code="LANE_PAUSED"]');
+    await why.waitFor();
+    const sentence = (await why.textContent())!.trim();
+    expect(sentence).toMatch(/^The CPU lane is paused: nothing new starts on it until you resume it\. Also: /);
+    expect(sentence).toMatch(/Also: The engine on the GPU lane failed its check \(NO_USABLE_GPU\)/);
+    const explained = await api<{ reason: { code: string; params: { lane: string } } }>(prod, 'explain.get', { item: listed.items[0].id, operation: 'transcribe' });
+    expect(explained.reason).toMatchObject({ code: 'LANE_PAUSED', params: { lane: 'cpu' } });
+
+    await page.getByRole('navigation').getByRole('link', { name: 'Lanes and work', exact: true }).click();
+    const gpu = page.locator('section.lane[data-lane="gpu"]');
+    await gpu.getByTestId('lane-state').filter({ hasText: /^Cannot start$/ }).waitFor();
+    expect(await gpu.locator('.lane-hold').getAttribute('data-code')).toBe('LANE_NO_SLOTS');
+    expect(await gpu.locator('.lane-hold').textContent()).toBe('The GPU lane cannot run here: no usable GPU was found, so the 1 slot set in Settings (lanes.gpu.slots) cannot be used.');
+    expect(await gpu.locator('.lane-slots').count()).toBe(0);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });
