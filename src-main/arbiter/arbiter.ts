@@ -31,6 +31,7 @@ import { operationSpec, type OperationId } from '../../src-shared/catalog/operat
 import type { PolicyNode } from '../../src-shared/policy/tree';
 import type { RunTrigger } from '../../src-shared/runs/trigger';
 import { BacklotError } from '../../src-shared/errors';
+import { workTitle } from './work-title';
 
 export type { RunningUnit, Hold, ArbiterConfig, Completion, FailureDisposition, UnitResult };
 
@@ -413,7 +414,7 @@ export class Arbiter {
       failedTerminally = this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
       this.recordInRun(() => {
         this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
-        this.runs.log(unit.runId, now, 'warn', `${unit.operation} of ${unit.itemId} failed: ${result.code}`);
+        this.runs.log(unit.runId, now, 'warn', `${unit.operation} of "${workTitle(this.host, unit.itemId)}" failed: ${result.code}`);
       });
     }
     this.slots.unitEnded(unit, now);
