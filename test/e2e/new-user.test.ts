@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, launchChromium, mediaFolder, newPage, root, startServe, tempDir, type Serve, E2E_TEST_TIMEOUT_MS } from './support';
+import { api, launchChromium, mediaFolder, newPage, root, screenshot, startServe, tempDir, type Serve, E2E_TEST_TIMEOUT_MS } from './support';
 
 vi.setConfig({ testTimeout: E2E_TEST_TIMEOUT_MS, hookTimeout: E2E_TEST_TIMEOUT_MS });
 
@@ -65,6 +65,7 @@ describe('files that look like media but cannot be read', () => {
     // No player for a file that cannot play: the page says why instead.
     expect(await page.getByTestId('unplayable').getAttribute('data-code')).toBe('MEDIA_EMPTY');
     expect(await page.getByTestId('media').count()).toBe(0);
+    await screenshot(page, 'item-unreadable');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -138,6 +139,7 @@ describe('sentences, labels and sizes rather than codes and keys', () => {
     expect(await setting.getByTestId('setting-size').textContent()).toBe('50 GB');
     await setting.getByRole('textbox').fill('2500000000');
     await setting.getByTestId('setting-size').filter({ hasText: /^2\.5 GB$/ }).waitFor();
+    await screenshot(page, 'settings-labels');
     await context.close();
   });
 });
@@ -176,6 +178,7 @@ describe('reasons that point the right way, on the production engines (no usable
     expect(await gpu.locator('.lane-hold').getAttribute('data-code')).toBe('LANE_NO_SLOTS');
     expect(await gpu.locator('.lane-hold').textContent()).toBe('The GPU lane cannot run here: no usable GPU was found, so the 1 slot set in Settings (lanes.gpu.slots) cannot be used.');
     expect(await gpu.locator('.lane-slots').count()).toBe(0);
+    await screenshot(page, 'lanes-no-gpu');
     expect(errors).toEqual([]);
     await context.close();
   });
