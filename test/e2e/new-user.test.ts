@@ -139,7 +139,6 @@ describe('sentences, labels and sizes rather than codes and keys', () => {
     expect(await setting.getByTestId('setting-size').textContent()).toBe('50 GB');
     await setting.getByRole('textbox').fill('2500000000');
     await setting.getByTestId('setting-size').filter({ hasText: /^2\.5 GB$/ }).waitFor();
-    await screenshot(page, 'settings-labels');
     await context.close();
   });
 });
