@@ -68,7 +68,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
     'library.scan': async ({ channel }) => {
       const results = await scanFolders(host, { channel });
       await libraryChanged();
-      return { scanned: results.map((r) => ({ channel: r.channel, added: r.added, changed: r.changed, removed: r.removed })) };
+      return { scanned: results.map((r) => ({ channel: r.channel, added: r.added, changed: r.changed, removed: r.removed, unreadable: r.unreadable })) };
     },
 
     // snapshot() itself refuses an unknown channel with a BacklotError the dispatcher passes on.

@@ -31,6 +31,7 @@ import { operationSpec, type OperationId } from '../../src-shared/catalog/operat
 import type { PolicyNode } from '../../src-shared/policy/tree';
 import type { RunTrigger } from '../../src-shared/runs/trigger';
 import { BacklotError } from '../../src-shared/errors';
+import { workTitle } from './work-title';
 
 export type { RunningUnit, Hold, ArbiterConfig, Completion, FailureDisposition, UnitResult };
 
@@ -156,12 +157,16 @@ export class Arbiter {
   }
 
   /** Live settings changed (slots, retry, thresholds, cap, quiet hours, engines): takes effect at the next pull. */
-  reconfigure(change: Partial<Omit<ArbiterConfig, 'lanes' | 'extraGates' | 'firstGates'>> & { slots?: Record<string, number> }): void {
-    const { slots, ...rest } = change;
+  reconfigure(change: Partial<Omit<ArbiterConfig, 'lanes' | 'extraGates' | 'firstGates'>> & { slots?: Record<string, number>; slotSettings?: Record<string, number | undefined> }): void {
+    const { slots, slotSettings, ...rest } = change;
     this.config = { ...this.config, ...rest };
     for (const [lane, n] of Object.entries(slots ?? {})) {
       const l = this.lanes.find((x) => x.queueKey === lane);
       if (l) l.slots = n;
+    }
+    for (const [lane, n] of Object.entries(slotSettings ?? {})) {
+      const l = this.lanes.find((x) => x.queueKey === lane);
+      if (l) l.slotsSetting = n;
     }
     if (change.bindings) this.bindingsChanged();
   }
@@ -415,7 +420,7 @@ export class Arbiter {
         failedTerminally = this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
         this.recordInRun(() => {
           this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
-          this.runs.log(unit.runId, now, 'warn', `${unit.operation} of ${unit.itemId} failed: ${result.code}`);
+          this.runs.log(unit.runId, now, 'warn', `${unit.operation} of "${workTitle(this.host, unit.itemId)}" failed: ${result.code}`);
         });
         break;
       }
@@ -424,7 +429,7 @@ export class Arbiter {
         this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, 'requeue', now);
         this.recordInRun(() => {
           this.runs.recordUnit(unit.runId, 'requeued', 0, 0, unit.lane, now);
-          this.runs.log(unit.runId, now, 'info', `${unit.operation} of ${unit.itemId} requeued: ${result.code} (its inputs changed while it ran; it runs again with the new ones)`);
+          this.runs.log(unit.runId, now, 'info', `${unit.operation} of "${workTitle(this.host, unit.itemId)}" requeued: ${result.code} (its inputs changed while it ran; it runs again with the new ones)`);
         });
         break;
       default: {

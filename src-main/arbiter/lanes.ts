@@ -10,6 +10,11 @@ export interface LaneConfig {
   queueKey: string;
   slots: number;
   contendsFor: Resource[];
+  /**
+   * What Settings asks for when the lane runs fewer (the gpu lane without a usable GPU), so its
+   * hold says both in one sentence instead of "no slots" beside a setting of 1 (issue 20 item 4).
+   */
+  slotsSetting?: number;
 }
 
 /** A passed preflight may carry what it found (an engine's version) and a warning the lane shows (an outdated binary). */

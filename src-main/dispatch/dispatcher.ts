@@ -251,6 +251,7 @@ export class Dispatcher {
       ...DEFAULT_LANES[k],
       contendsFor: [...DEFAULT_LANES[k].contendsFor],
       slots: k === 'gpu' ? Math.min(s['lanes.gpu.slots'], gpu.slots) : s[`lanes.${k}.slots`],
+      ...(k === 'gpu' && gpu.slots < s['lanes.gpu.slots'] ? { slotsSetting: s['lanes.gpu.slots'] } : {}),
     }));
     return {
       lanes,
@@ -278,6 +279,7 @@ export class Dispatcher {
     this.arbiter.reconfigure({
       retry: next.retry, disk: next.disk, spendCapUsd: next.spendCapUsd, spendWindowStart: next.spendWindowStart,
       quietHours: next.quietHours, slots: Object.fromEntries(next.lanes.map((l) => [l.queueKey, l.slots])),
+      slotSettings: Object.fromEntries(next.lanes.map((l) => [l.queueKey, l.slotsSetting])),
     });
     if (key === 'digest.channel.period') {
       const now = this.host.now();

@@ -1,7 +1,7 @@
 // "Why is this not running?" for one (item, operation): its state and ONE reason code with
 // parameters. The state's own reason comes first (a deleted file is MEDIA_GONE even on a paused
 // lane); for reachable work, the first gate or rule that holds it, in the order the arbiter
-// applies them.
+// applies them, on the lane that would otherwise take it (a lane that cannot run it is secondary).
 import type { Host } from '../host/host';
 import type { Arbiter } from '../arbiter/arbiter';
 import type { CompiledNode } from '../arbiter/compile-tree';
@@ -10,6 +10,7 @@ import { isFull } from '../arbiter/select';
 import { itemDependencies, itemSettlesAfter, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
 import { assertNever, type WorkState } from '../../src-shared/states/states';
 import { BacklotError } from '../../src-shared/errors';
+import { UNREADABLE_MEDIA_CODES } from '../../src-shared/reasons/codes';
 import { isStillToRun, type WorkRow } from '../work/work-store';
 
 export interface Explanation {
@@ -37,6 +38,8 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
   const state = row.state;
   switch (state) {
     case 'done':
+      // A folder's file is the item's media itself: nothing was downloaded, and no run is missing.
+      if (row.operation === 'download' && host.library.channel(row.channel_id)?.kind === 'folder') return { code: 'DONE', params: { source: 'folder' } };
       return { code: 'DONE', params: {} };
     case 'missing-input':
       return missingInputReason(host, row);
@@ -51,7 +54,12 @@ function reasonFor(host: Host, arbiter: Arbiter, row: WorkRow, now: number): Rea
         // The failure's own code goes with the wait (HOST_NOT_FOUND, DAILY_CAP...: docs/feeds.md), never the wait alone.
         case 'backoff': return { code: 'BACKOFF_UNTIL', params: { t: row.deferral_until, ...(row.deferral_code ? { code: row.deferral_code } : {}) } };
         case 'failed': return { code: 'FAILED', params: { code: row.deferral_code, attempts: row.attempts } };
-        default: return { code: 'EXCLUDED', params: { code: row.deferral_code } };
+        default:
+          // A file that cannot be read is not held by a rule: its own reason says why.
+          if ((UNREADABLE_MEDIA_CODES as readonly (string | null)[]).includes(row.deferral_code)) {
+            return { code: row.deferral_code!, params: { file: host.library.item(row.item_id)?.media_path ?? null } };
+          }
+          return { code: 'EXCLUDED', params: { code: row.deferral_code } };
       }
     case 'missing':
     case 'stale':
@@ -120,5 +128,20 @@ function reachableReason(arbiter: Arbiter, row: WorkRow, now: number): Reason {
     if (ahead < free) return { code: 'READY', params: { lane: lane.queueKey } };
     reasons.push({ code: 'LANE_BUSY', params: { ahead } });
   }
-  return reasons.find((r) => r.code !== 'NOT_MATCHED') ?? { code: 'NOT_MATCHED', params: {} };
+  return primaryReason(reasons);
+}
+
+/** A lane that cannot run this work at all, whatever else happens: no engine check passes, or no slot. */
+const CANNOT_RUN = new Set(['PREFLIGHT_FAILED', 'LANE_NO_SLOTS', 'NOT_MATCHED']);
+
+/**
+ * Of the lanes that could take the work, the hold of the first one that could run it names the
+ * cause (a paused cpu lane, not the gpu lane that has no GPU here); lanes that cannot run it at
+ * all are mentioned only as secondary, in `also` (issue 20 item 4, docs/scheduling.md "Explain").
+ */
+export function primaryReason(reasons: readonly Reason[]): Reason {
+  const holding = reasons.find((r) => !CANNOT_RUN.has(r.code));
+  const cannot = reasons.filter((r) => r.code !== 'NOT_MATCHED' && CANNOT_RUN.has(r.code));
+  if (!holding) return cannot[0] ?? { code: 'NOT_MATCHED', params: {} };
+  return cannot.length === 0 ? holding : { code: holding.code, params: { ...holding.params, also: cannot } };
 }

@@ -13,6 +13,8 @@ export interface GateLane {
   queueKey: string;
   slots: number;
   contendsFor: readonly Resource[];
+  /** What Settings asks for when the machine gives fewer (arbiter/lanes.ts). */
+  slotsSetting?: number;
 }
 
 /** What a gate may ask about the work in progress (the arbiter's slot table answers). */
@@ -68,5 +70,10 @@ export class GateChain {
 /** A zero slot count holds the lane (DESIGN §4: a hold, not a stop). */
 export const noSlotsGate: LaneGate = {
   id: 'no-slots',
-  hold: ({ lane }) => lane.slots <= 0 ? { code: 'LANE_NO_SLOTS', params: { lane: lane.queueKey } } : null,
+  hold: ({ lane }) => {
+    if (lane.slots > 0) return null;
+    // Settings asked for slots the machine cannot give: only the gpu lane is capped, by its GPUs.
+    const capped = (lane.slotsSetting ?? 0) > 0 ? { setting: lane.slotsSetting, code: 'NO_USABLE_GPU' } : {};
+    return { code: 'LANE_NO_SLOTS', params: { lane: lane.queueKey, ...capped } };
+  },
 };

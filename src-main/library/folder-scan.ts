@@ -11,6 +11,7 @@ import { contentFingerprint } from './file-fingerprint';
 import { createProber, type Prober } from './ffprobe';
 import { folderItemId } from './ids';
 import { newLeaseOwner, ScanJobs } from './scan-jobs';
+import { countUnreadable, holdUnreadable, type UnreadableCode } from './unreadable-media';
 
 export interface ScanWarning {
   path: string;
@@ -31,6 +32,11 @@ export interface ScanResult {
   ignored: number;
   /** Files that could not be read; each has a warning. */
   skipped: number;
+  /**
+   * Items of the channel, after the pass, whose file looks like media but cannot be read (empty,
+   * not media, no readable packet): visible items held with MEDIA_EMPTY or MEDIA_UNREADABLE.
+   */
+  unreadable: number;
   warnings: ScanWarning[];
   pages: number;
   generation: number;
@@ -55,14 +61,25 @@ export interface ScanOptions {
 const DEFAULT_PAGE_SIZE = 200;
 const DEFAULT_LEASE_S = 120;
 
+interface FileFacts {
+  rel: string;
+  abs: string;
+  sizeBytes: number;
+  mtimeMs: number;
+  fingerprint: string;
+  durationS: number | null;
+  /** Why the file, named like media, cannot be used; null when it can (or cannot be told). */
+  unreadable: UnreadableCode | null;
+}
+
 /** Raised inside a page when the folder's settings changed under a running pass. */
 class SettingsChanged extends Error {}
 
 type Finding =
   | { kind: 'seen'; rel: string }
   | { kind: 'seen-under'; rel: string }
-  | { kind: 'add'; rel: string; abs: string; sizeBytes: number; mtimeMs: number; fingerprint: string; durationS: number | null }
-  | { kind: 'update'; rel: string; item: ItemRecord; abs: string; sizeBytes: number; mtimeMs: number; fingerprint: string; durationS: number | null }
+  | ({ kind: 'add' } & FileFacts)
+  | ({ kind: 'update'; item: ItemRecord } & FileFacts)
   | { kind: 'ignored'; rel: string };
 
 export async function scanFolderChannel(host: LibraryHost, channelId: string, opts: ScanOptions = {}): Promise<ScanResult> {
@@ -80,7 +97,7 @@ export async function scanFolderChannel(host: LibraryHost, channelId: string, op
   const jobs = new ScanJobs(host.db);
   const prober = opts.prober ?? await createProber();
   const result: ScanResult = {
-    channel: channelId, added: 0, changed: 0, removed: 0, returned: 0, unchanged: 0, ignored: 0, skipped: 0,
+    channel: channelId, added: 0, changed: 0, removed: 0, returned: 0, unchanged: 0, ignored: 0, skipped: 0, unreadable: 0,
     warnings: [], pages: 0, generation: 0, resumed: false, restarted: false, probed: prober.available,
   };
 
@@ -215,13 +232,16 @@ async function examine(host: LibraryHost, channel: ChannelRecord, settings: Fold
     return { kind: 'seen', rel };
   }
   let durationS = existing?.fingerprint === fingerprint ? existing.duration_s : null;
-  if (ctx.prober.available && (!existing || existing.fingerprint !== fingerprint || durationS === null)) {
+  let unreadable: UnreadableCode | null = stat.size === 0 ? 'MEDIA_EMPTY' : null;
+  if (unreadable === null && ctx.prober.available && (!existing || existing.fingerprint !== fingerprint || durationS === null)) {
     const probe = await ctx.prober.probe(entry.abs);
-    // Not media after all (a text file named .mp3): not an item; an existing one ends up removed.
-    if (!probe.media) return { kind: 'ignored', rel };
-    durationS = probe.durationS;
+    // Named like media but not readable as such (a text file named .mp3): still an item, held
+    // with its reason, so the person sees it; a change to the file probes it again.
+    if (probe.media) durationS = probe.durationS;
+    else unreadable = 'MEDIA_UNREADABLE';
   }
-  const file = { rel, abs: entry.abs, sizeBytes: stat.size, mtimeMs: stat.mtimeMs, fingerprint, durationS };
+  if (unreadable !== null) durationS = null;
+  const file = { rel, abs: entry.abs, sizeBytes: stat.size, mtimeMs: stat.mtimeMs, fingerprint, durationS, unreadable };
   return existing ? { kind: 'update', item: existing, ...file } : { kind: 'add', ...file };
 }
 
@@ -256,6 +276,7 @@ async function commitPage(host: LibraryHost, channel: ChannelRecord, fingerprint
             duration_s: f.durationS, media_path: f.abs, size_bytes: f.sizeBytes, mtime_ms: f.mtimeMs,
             fingerprint: f.fingerprint, media_state: 'local',
           }, now);
+          holdUnreadable(host, folderItemId(channel.id, f.rel), f.unreadable, now);
           jobs.markSeen(channel.id, generation, f.rel);
           counts.added++;
           break;
@@ -264,6 +285,7 @@ async function commitPage(host: LibraryHost, channel: ChannelRecord, fingerprint
           if (f.item.media_state === 'gone') counts.returned++;
           if (f.item.fingerprint !== f.fingerprint) counts.changed++;
           host.library.updateFile(f.item.id, { fingerprint: f.fingerprint, sizeBytes: f.sizeBytes, mtimeMs: f.mtimeMs, durationS: f.durationS, mediaPath: f.abs }, now);
+          holdUnreadable(host, f.item.id, f.unreadable, now);
           jobs.markSeen(channel.id, generation, f.rel);
           break;
         }
@@ -289,12 +311,14 @@ function finishPass(host: LibraryHost, channel: ChannelRecord, fingerprint: stri
     ctx.jobs.finish(channel.id, ctx.owner, now);
     host.library.markSynced(channel.id, now);
     ctx.result.removed += gone.length;
+    ctx.result.unreadable = countUnreadable(host, channel.id);
   }, { immediate: true });
 }
 
 export function describeScan(r: ScanResult): string {
   const parts = [`${r.added} added`, `${r.changed} changed`, `${r.removed} removed`];
   if (r.returned) parts.push(`${r.returned} back`);
+  if (r.unreadable) parts.push(`${r.unreadable} unreadable`);
   if (r.skipped) parts.push(`${r.skipped} skipped`);
   return `${r.channel}: ${parts.join(', ')}${r.resumed ? ' (resumed)' : ''}${r.restarted ? ' (restarted: settings changed)' : ''}.`;
 }

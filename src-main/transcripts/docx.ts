@@ -16,10 +16,20 @@ export interface DocxMeta {
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 const clean = (text: string) => text.replace(NOT_XML, '');
 
+/** The recording's length as a person says it: "21 s", "2 min 5 s", "1 h 3 min" (a 21 s file is not "0 min"). */
+export function lengthOf(durationS: number): string {
+  const total = Math.max(0, Math.round(durationS));
+  if (total < 60) return `${total} s`;
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  return s > 0 ? `${m} min ${s} s` : `${m} min`;
+}
+
 export async function renderDocx(record: TranscriptRecord, names: SpeakerNames, meta: DocxMeta): Promise<Buffer> {
   const labels = speakerLabels(record, names);
-  const minutes = Math.round(record.durationS / 60);
-  const about = `${record.engine} (${record.model}), language ${record.language}, ${minutes} min`;
+  const about = `${record.engine} (${record.model}), language ${record.language}, ${lengthOf(record.durationS)}`;
   const paragraphs = record.segments.filter((s) => s.text.trim() !== '').map((s) => new Paragraph({
     spacing: { after: 120 },
     children: [

@@ -160,7 +160,8 @@ export const API = {
   },
   'library.scan': {
     request: z.object({ channel: z.string().optional() }),
-    response: z.object({ scanned: z.array(z.object({ channel: z.string(), added: z.number().int(), changed: z.number().int(), removed: z.number().int() })) }),
+    // unreadable: items of the channel named like media that cannot be read (MEDIA_EMPTY, MEDIA_UNREADABLE).
+    response: z.object({ scanned: z.array(z.object({ channel: z.string(), added: z.number().int(), changed: z.number().int(), removed: z.number().int(), unreadable: z.number().int() })) }),
   },
   'snapshot.get': {
     // `channels`: only these (those no longer in the library are left out, not refused), what a

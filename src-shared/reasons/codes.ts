@@ -25,11 +25,18 @@ export const REASON_CODES = [
   'NO_MEDIA', 'FEED_ENTITY_REFUSED', 'HOST_NOT_FOUND', 'CONNECTION_REFUSED', 'CONNECTION_RESET', 'HOST_UNREACHABLE',
   'TLS_FAILED', 'TIMED_OUT',
   // The media and speaker engines' own refusals (docs/speakers.md).
-  'MEDIA_MISSING', 'MEDIA_NO_AUDIO', 'MEDIA_UNREADABLE', 'FFMPEG_MISSING', 'MODEL_INVALID',
+  'MEDIA_MISSING', 'MEDIA_NO_AUDIO', 'MEDIA_UNREADABLE', 'MEDIA_EMPTY', 'FFMPEG_MISSING', 'MODEL_INVALID',
   'JOB_INPUT_INVALID', 'INPUT_MISSING', 'INPUT_INVALID', 'SETTING_INVALID', 'DECODE_CANCELLED',
 ] as const;
 
 export type ReasonCode = (typeof REASON_CODES)[number];
+
+/**
+ * Why a file in a watched folder that is named like media cannot be used; its item's work is held
+ * with one of these, and explain names the code itself rather than "a rule" (docs/acquisition.md).
+ */
+export const UNREADABLE_MEDIA_CODES = ['MEDIA_EMPTY', 'MEDIA_UNREADABLE'] as const satisfies readonly ReasonCode[];
+export type UnreadableMediaCode = (typeof UNREADABLE_MEDIA_CODES)[number];
 
 export function isReasonCode(code: unknown): code is ReasonCode {
   return typeof code === 'string' && (REASON_CODES as readonly string[]).includes(code);

@@ -78,7 +78,7 @@ describe('createHandlers', () => {
       const id = added.ok ? added.result.channel.id : '';
       fs.rmSync(path.join(folder, 'talk.wav'));
       const outcome = await dispatch(createHandlers(host), 'library.scan', { channel: id });
-      expect(outcome.ok && API['library.scan'].response.parse(outcome.result).scanned).toEqual([{ channel: id, added: 0, changed: 0, removed: 1 }]);
+      expect(outcome.ok && API['library.scan'].response.parse(outcome.result).scanned).toEqual([{ channel: id, added: 0, changed: 0, removed: 1, unreadable: 0 }]);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }

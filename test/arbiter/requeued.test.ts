@@ -39,7 +39,7 @@ it('releases a requeued unit, counts no attempt and no failure, and picks it aga
   expect(host.work.row('transcribe', 'a')).toMatchObject({ state: 'missing', ready: 1, claimed: 0, attempts: 0, deferral_kind: null });
   expect(host.db.prepare('SELECT COUNT(*) AS n FROM claims').get()).toEqual({ n: 0 });
   const logs = host.db.prepare('SELECT level, text FROM run_logs WHERE run_id = ?').all(first.runId) as { level: string; text: string }[];
-  expect(logs).toEqual([{ level: 'info', text: 'transcribe of a requeued: INPUT_CHANGED (its inputs changed while it ran; it runs again with the new ones)' }]);
+  expect(logs).toEqual([{ level: 'info', text: 'transcribe of "a" requeued: INPUT_CHANGED (its inputs changed while it ran; it runs again with the new ones)' }]);
 
   // Picked again on the same slot (the stretch continues), then done: the run closes succeeded, 1 done, 0 failed.
   host.transaction(() => { started.push(...arbiter.fill(6)); });

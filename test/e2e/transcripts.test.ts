@@ -71,16 +71,14 @@ describe('the transcript and the digest on the item page', () => {
     expect(speakers.length).toBeGreaterThan(0);
     expect(await page.locator('.speakers .speaker').allTextContents()).toEqual(speakers);
 
-    // A word some way in: clicking it moves the player there and marks its segment.
+    // A word some way in: clicking it plays from there (as Buzz and noScribe do).
     const words = view.transcript.segments.flatMap((s, si) => s.words.map((w) => ({ ...w, si })));
     const target = words[Math.floor(words.length / 2)];
     await page.locator(`.segment[data-segment="${target.si}"] .word[data-start="${target.start}"]`).first().click();
-    await page.waitForFunction((t) => Math.abs((document.querySelector('[data-testid="media"]') as HTMLMediaElement).currentTime - t) < 0.05, target.start);
-    await page.locator(`.segment[data-segment="${target.si}"][aria-current="true"]`).waitFor();
+    await page.waitForFunction((t) => { const m = document.querySelector('[data-testid="media"]') as HTMLMediaElement; return !m.paused && m.currentTime >= t - 0.05; }, target.start);
+    expect(await page.getByTestId('play').getAttribute('aria-pressed')).toBe('true');
 
     // Playing moves the marked segment with it (it is the one that started last before the position).
-    await page.getByTestId('play').click();
-    await page.waitForFunction(() => { const m = document.querySelector('[data-testid="media"]') as HTMLMediaElement; return !m.paused && m.currentTime > 0; });
     await page.getByTestId('play').click();
     await page.waitForFunction(() => (document.querySelector('[data-testid="media"]') as HTMLMediaElement).paused);
     const at = (await media(page)).time;
@@ -147,8 +145,12 @@ describe('search', () => {
     await link.click();
     await page.waitForURL(/#\/item\/.+\?t=/);
     const t = Number(new URL(page.url().replace('#', '')).searchParams.get('t'));
+    // The hit opens at the word's own time in its segment, not at the segment's start.
+    const segment = view.transcript.segments.find((s) => Math.abs(s.start - t) < 0.01)!;
+    const at = segment.words.find((w) => w.w.toLowerCase() === word.toLowerCase())!.start;
+    expect(new URL(page.url().replace('#', '')).searchParams.get('w')).toBe(word.toLowerCase());
     await page.waitForFunction(() => ((document.querySelector('[data-testid="media"]') as HTMLMediaElement | null)?.readyState ?? 0) >= 1);
-    await page.waitForFunction((s) => Math.abs((document.querySelector('[data-testid="media"]') as HTMLMediaElement).currentTime - s) < 0.05, t);
+    await page.waitForFunction((s) => Math.abs((document.querySelector('[data-testid="media"]') as HTMLMediaElement).currentTime - s) < 0.05, at);
     // The segment at that moment is marked, and it holds the word.
     await page.locator('.segment[aria-current="true"]').filter({ hasText: new RegExp(word, 'i') }).waitFor();
     expect(errors).toEqual([]);
@@ -171,10 +173,13 @@ describe('search', () => {
 describe('the Speakers view', () => {
   const speakerRow = (page: Page, id: string) => page.locator(`tr[data-speaker="${id}"]`);
 
-  it('renames a speaker in place, and the new name shows in the transcript and in search', async () => {
+  it('renames a speaker in place, and the new name shows in the transcript (seen before, on return) and in search', async () => {
     const speakerId = view.transcript.segments.find((s) => s.speaker !== null)!.speaker!;
     const { context, page, errors } = await newPage(browser);
-    await page.goto(serve.at('#/speakers'));
+    // The item page first, with the old name; then the Speakers view by its link (no reload).
+    await openItem(page);
+    await page.locator('.speakers .speaker').filter({ hasText: view.speakers[speakerId] }).first().waitFor();
+    await page.getByRole('navigation').getByRole('link', { name: 'Speakers', exact: true }).click();
     const row = speakerRow(page, speakerId);
     await row.waitFor();
     const oldName = (await row.locator('.speaker-name').textContent())!;
@@ -196,7 +201,9 @@ describe('the Speakers view', () => {
     await row.locator('.speaker-name').filter({ hasText: /^Ada Lovelace$/ }).waitFor();
     await screenshot(page, 'speakers');
 
-    await openItem(page);
+    // Back to the item page it showed before (same document): the names of now, without a reload.
+    await page.goBack();
+    await page.waitForURL(/#\/item\//);
     await page.locator('.speakers .speaker').filter({ hasText: 'Ada Lovelace' }).waitFor();
     expect(await page.locator(`.segment-speaker[data-speaker="${speakerId}"]`).first().textContent()).toBe('Ada Lovelace');
     const word = view.transcript.segments.flatMap((s) => s.words).map((w) => w.w).find((w) => /^[a-z]{5,}$/.test(w))!;

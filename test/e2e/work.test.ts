@@ -122,7 +122,8 @@ describe('lanes, progress, runs and notices on the test engines', () => {
 
     // The run's log: the failing unit's warning is there; filters run on the host.
     const lines = detail.locator('.log-line');
-    await lines.filter({ hasText: `transcribe of ${failing} failed: ENGINE_CRASHED` }).waitFor();
+    // By its title, as a person reads it, not its id.
+    await lines.filter({ hasText: 'transcribe of "Broken tape" failed: ENGINE_CRASHED' }).waitFor();
     await detail.getByTestId('log-level').selectOption('warn');
     await page.waitForFunction(() => [...document.querySelectorAll('.log-line')].every((l) => ['warn', 'error'].includes(l.getAttribute('data-level') ?? '')));
     await detail.getByTestId('log-level').selectOption('debug');

@@ -101,7 +101,7 @@ describe('folder scan: state transitions', () => {
     expect(fs.existsSync(path.join(process.cwd(), 'PWNED'))).toBe(false);
   });
 
-  it('ignores other files and files ffprobe says are not media; recurses into subfolders, skips hidden ones', async () => {
+  it('ignores other files; recurses into subfolders, skips hidden ones; a .mp3 that is not media is an item held as unreadable', async () => {
     const media = tempDir('media');
     makeTone(path.join(media, 'sub', 'deeper', 'x.mp3'));
     makeTone(path.join(media, '.hidden', 'h.mp3'));
@@ -112,8 +112,8 @@ describe('folder scan: state transitions', () => {
     hosts.push(host);
     const { channel, scan } = await addSource(host, media);
     expect(scan!.probed).toBe(true);
-    expect(host.library.itemsOfChannel(channel.id).map((i) => i.external_id)).toEqual(['sub/deeper/x.mp3']);
-    expect(scan).toMatchObject({ added: 1, ignored: 3, skipped: 0 });
+    expect(host.library.itemsOfChannel(channel.id).map((i) => i.external_id).sort()).toEqual(['fake.mp3', 'sub/deeper/x.mp3']);
+    expect(scan).toMatchObject({ added: 2, ignored: 2, skipped: 0, unreadable: 1 });
   });
 
   it('skips unreadable entries with a warning instead of failing (dangling link, link loop, FIFO)', async () => {

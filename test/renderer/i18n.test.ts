@@ -10,6 +10,7 @@ import { en } from '../../src-renderer/src/i18n/en';
 import { hu } from '../../src-renderer/src/i18n/hu';
 import { formattersFor } from '../../src-renderer/src/i18n/format';
 import type { SentenceContext } from '../../src-renderer/src/i18n/sentence-kit';
+import { describeReason } from '../../src-renderer/src/i18n/index';
 
 const context = (locale: string): SentenceContext => ({ f: formattersFor(locale, () => new Date(0)), op: (id) => `«${id}»`, lane: (id) => `‹${id}›` });
 const en_ = (code: keyof typeof REASONS_EN, p: Record<string, unknown> = {}) => REASONS_EN[code](p, context('en'));
@@ -20,6 +21,17 @@ function keys(o: object, prefix = ''): string[] {
 }
 
 describe('reason sentences', () => {
+  it('says the lane that would take the work first, and a lane that cannot run it only after "Also:"', () => {
+    const reason = { code: 'LANE_PAUSED', params: { lane: 'cpu', also: [{ code: 'PREFLIGHT_FAILED', params: { lane: 'gpu', code: 'NO_USABLE_GPU' } }] } };
+    expect(describeReason(reason, 'en', context('en')).sentence).toBe(
+      'The ‹cpu› lane is paused: nothing new starts on it until you resume it. Also: The engine on the ‹gpu› lane failed its check (NO_USABLE_GPU).');
+    expect(describeReason(reason, 'hu', context('hu')).sentence).toMatch(/^A\(z\) ‹cpu› sáv szüneteltetve: .* Továbbá: /);
+    expect(describeReason({ code: 'LANE_PAUSED', params: { lane: 'cpu' } }, 'en', context('en')).sentence).not.toMatch(/Also/);
+    // The gpu lane without a GPU: one sentence that agrees with the setting.
+    expect(en_('LANE_NO_SLOTS', { lane: 'gpu', setting: 1, code: 'NO_USABLE_GPU' })).toBe(
+      'The ‹gpu› lane cannot run here: no usable GPU was found, so the 1 slot set in Settings (lanes.gpu.slots) cannot be used.');
+  });
+
   it('has one in each language for every code, none empty, none leaking "undefined"', () => {
     for (const code of REASON_CODES) {
       for (const [name, table] of [['en', REASONS_EN], ['hu', REASONS_HU]] as const) {
@@ -72,6 +84,8 @@ describe('formatters', () => {
     expect(e.usd(1.5)).toBe('$1.50');
     expect(e.bytes(72_100_000_000)).toBe('72.1 GB');
     expect(h.bytes(72_100_000_000)).toBe('72,1 GB');
+    // Plain bytes with their plural: never "0 byte".
+    expect([e.bytes(0), e.bytes(1), e.bytes(500), e.bytes(50_000_000_000)]).toEqual(['0 bytes', '1 byte', '500 bytes', '50 GB']);
     expect(e.clock(7.9)).toBe('0:07');
     expect(e.clock(3723)).toBe('1:02:03');
     expect(e.span(45)).toBe('45 sec');

@@ -103,6 +103,18 @@ describe('explain codes', () => {
     expect(explained(r, 'x1', 'transcribe').reason).toEqual({ code: 'PREFLIGHT_FAILED', params: { lane: 'gpu', code: 'MODEL_MISSING' } });
   });
 
+  it('names the hold of the lane that would take the work (a paused cpu lane), the lane that cannot run it only as secondary', () => {
+    const engines = { transcribe: [{ lane: 'gpu', secondsFixed: 10, preflight: 'NO_USABLE_GPU' }, { lane: 'cpu', secondsFixed: 10 }] };
+    const r = run(base({ engines, events: [{ at: 0, type: 'pause', lane: 'cpu' }, ask(0, 'x1')] }));
+    expect(explained(r, 'x1', 'transcribe').reason).toEqual({
+      code: 'LANE_PAUSED', params: { lane: 'cpu', also: [{ code: 'PREFLIGHT_FAILED', params: { lane: 'gpu', code: 'NO_USABLE_GPU' } }] },
+    });
+    expect(r.starts).toEqual([]);
+    // Nothing holds the cpu lane: READY there, whatever the gpu lane cannot do.
+    const free = run(base({ engines, events: [ask(0, 'x1')] }));
+    expect(explained(free, 'x1', 'transcribe').reason).toEqual({ code: 'READY', params: { lane: 'cpu' } });
+  });
+
   it('PASSIVE_BEHIND {node} while a non-passive leaf works on the lane', () => {
     const r = run({
       lanes: { gpu: { slots: 2 } },

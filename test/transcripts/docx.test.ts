@@ -3,7 +3,7 @@
 // text, escaped; a rename is a new names map and shows in the next export.
 import { describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
-import { renderDocx } from '../../src-main/transcripts/docx';
+import { lengthOf, renderDocx } from '../../src-main/transcripts/docx';
 import { dialogRecord } from './fixtures/records';
 
 const unescapeXml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
@@ -23,11 +23,16 @@ async function paragraphsOf(buffer: Buffer): Promise<{ text: string; runs: { tex
 }
 
 describe('DOCX export', () => {
+  it('says the length as a person would: a 21 s file is "21 s", not "0 min"', () => {
+    expect([lengthOf(21), lengthOf(59.6), lengthOf(125), lengthOf(120), lengthOf(3780), lengthOf(7200)]).toEqual(['21 s', '1 min', '2 min 5 s', '2 min', '1 h 3 min', '2 h']);
+  });
+
   it('holds the title, a source line and every segment with its time and bold speaker name', async () => {
     const record = dialogRecord();
     const paragraphs = await paragraphsOf(await renderDocx(record, { 'prof-ann': 'Ann Lee', 'prof-bob': 'Bob' }, { title: 'Episode 12 & friends' }));
     expect(paragraphs[0].text).toBe('Episode 12 & friends');
-    expect(paragraphs[1].text).toBe('pocketsphinx (en-us), language en, 0 min');
+    expect(paragraphs[1].text).toBe(`pocketsphinx (en-us), language en, ${record.durationS} s`);
+    expect(record.durationS).toBeLessThan(60);
     const body = paragraphs.slice(2);
     expect(body.map((p) => p.text)).toEqual([
       '[00:00:00] Ann Lee: Welcome back to the show, everyone.',

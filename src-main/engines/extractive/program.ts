@@ -3,6 +3,7 @@
 import { serveJobs } from '../program-kit';
 import { extractiveDigest } from '../../digest/extractive';
 import { numberInput, readTranscript, stringInput, writeDigest } from '../../digest/job-files';
+import { counted } from '../../../src-shared/runs/counted';
 
 serveJobs(async (job, io) => {
   const transcript = readTranscript(job.input.transcript as string | undefined);
@@ -12,6 +13,6 @@ serveJobs(async (job, io) => {
     moments: numberInput(job.input, 'moments', 8),
     onProgress: (r) => io.progress(r),
   });
-  io.log('info', `${transcript.segments.length} segments, ${digest.moments.length} moments kept`);
+  io.log('info', `${counted(transcript.segments.length, 'segment')}, ${counted(digest.moments.length, 'moment')} kept`);
   return { files: [writeDigest(job.outputDir, digest)], metadata: { moments: digest.moments.length, usd: 0 } };
 });

@@ -22,8 +22,8 @@ export const folderScanAdapter: EngineAdapter = {
       try {
         const r = await scanFolderChannel(host, job.channel.id, { onCheckpoint: () => { pages++; io.progress(0, `${pages} pages scanned`); } });
         for (const w of r.warnings.slice(0, 50)) io.log('warn', w.message);
-        io.log('info', `${r.added} added, ${r.changed} changed, ${r.removed} removed, ${r.unchanged} unchanged`);
-        return { ok: true, outputs: [], metadata: { added: r.added, changed: r.changed, removed: r.removed }, logs: [], diagnostic: '' };
+        io.log('info', `${r.added} added, ${r.changed} changed, ${r.removed} removed, ${r.unchanged} unchanged${r.unreadable ? `, ${r.unreadable} unreadable` : ''}`);
+        return { ok: true, outputs: [], metadata: { added: r.added, changed: r.changed, removed: r.removed, unreadable: r.unreadable }, logs: [], diagnostic: '' };
       } catch (e) {
         if (isBacklotError(e)) return { ok: false, code: e.code, params: e.params, diagnostic: e.message, logs: [] };
         throw e;

@@ -9,7 +9,15 @@ export interface Piece {
 }
 
 const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+/** A word as the index compares it (letters and digits, case and accents folded). */
+export const foldWord = (s: string): string => (fold(s).match(WORD) ?? []).join('');
 const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The first word of a hit its query matched, folded: the item page seeks to that word (?w=). */
+export function firstMatch(text: string, terms: readonly SearchTerm[]): string | null {
+  const hit = highlight(text, terms).find((p) => p.mark);
+  return hit ? foldWord(hit.text) : null;
+}
 
 export function highlight(text: string, terms: readonly SearchTerm[]): Piece[] {
   // Every word of every term: a phrase's words are each marked where they occur.

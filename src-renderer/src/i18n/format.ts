@@ -37,7 +37,8 @@ export function formattersFor(locale: string, now?: () => Date): Formatters {
   const unit = (u: 'second' | 'minute' | 'hour' | 'day') => new Intl.NumberFormat(locale, { style: 'unit', unit: u, unitDisplay: 'short', maximumFractionDigits: 0 });
   const units = { second: unit('second'), minute: unit('minute'), hour: unit('hour'), day: unit('day') };
   const byteUnits = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
-  const bytes = byteUnits.map((u) => new Intl.NumberFormat(locale, { style: 'unit', unit: u, unitDisplay: 'short', maximumFractionDigits: 1 }));
+  // Plain bytes are written out ("0 bytes", "1 byte"): the short form has no plural in English ("0 byte").
+  const bytes = byteUnits.map((u) => new Intl.NumberFormat(locale, { style: 'unit', unit: u, unitDisplay: u === 'byte' ? 'long' : 'short', maximumFractionDigits: 1 }));
   const f: Formatters = {
     locale,
     count: (n) => num.format(n),

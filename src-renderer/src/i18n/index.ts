@@ -68,9 +68,27 @@ export interface DescribedReason {
   known: boolean;
 }
 
-/** A reason as a sentence in `locale`; an unknown code raw with its parameters, never hidden. */
+/** How a secondary reason (a lane that cannot run the work at all) is introduced after the main one. */
+const ALSO: Readonly<Record<Locale, string>> = { en: 'Also:', hu: 'Továbbá:' };
+
+function secondary(params: Record<string, unknown> | undefined): { code: string; params?: Record<string, unknown> }[] {
+  const also = params?.also;
+  if (!Array.isArray(also)) return [];
+  return also.filter((r): r is { code: string; params?: Record<string, unknown> } => typeof r === 'object' && r !== null && typeof (r as { code?: unknown }).code === 'string');
+}
+
+/**
+ * A reason as a sentence in `locale`; an unknown code raw with its parameters, never hidden. The
+ * lanes that cannot run the work at all (`also`, from explain) follow the main reason, secondary.
+ */
 export function describeReason(reason: { code: string; params?: Record<string, unknown> }, locale: Locale, context: SentenceContext): DescribedReason {
-  if (isReasonCode(reason.code)) return { code: reason.code, sentence: REASONS[locale][reason.code](reason.params ?? {}, context), known: true };
+  if (isReasonCode(reason.code)) {
+    const own: Record<string, unknown> = { ...reason.params };
+    delete own.also;
+    const main = REASONS[locale][reason.code](own, context);
+    const more = secondary(reason.params).map((r) => describeReason(r, locale, context).sentence);
+    return { code: reason.code, sentence: more.length === 0 ? main : `${main} ${ALSO[locale]} ${more.join(' ')}`, known: true };
+  }
   const params = reason.params && Object.keys(reason.params).length > 0 ? ` ${JSON.stringify(reason.params)}` : '';
   return { code: reason.code, sentence: `${reason.code}${params}`, known: false };
 }

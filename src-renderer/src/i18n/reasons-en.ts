@@ -14,7 +14,9 @@ const at = (t: unknown, c: SentenceContext) => (num(t) === undefined ? undefined
 
 export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
   // The work's own state (explain).
-  DONE: () => 'Done: its output is present and up to date.',
+  DONE: (p) => (p.source === 'folder'
+    ? 'Nothing to download: the media is the folder\'s own file.'
+    : 'Done: its output is present and up to date.'),
   RUNNING: (p) => (text(p.run) ? `Running now, in run #${text(p.run)}.` : 'Running now.'),
   READY: (p, c) => `Ready: nothing holds it; it starts at the next pick on ${lane(p, c)}.`,
   MEDIA_GONE: () => 'Its media file is gone, so this cannot run here.',
@@ -39,7 +41,9 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
   LANE_PAUSED: (p, c) => (p.all === true
     ? 'Paused with everything else: nothing new starts until you resume everything.'
     : `${laneCap(p, c)} is paused: nothing new starts on it until you resume it.`),
-  LANE_NO_SLOTS: (p, c) => `${laneCap(p, c)} has no slots, so nothing runs on it.`,
+  LANE_NO_SLOTS: (p, c) => (num(p.setting) !== undefined
+    ? `${laneCap(p, c)} cannot run here: no usable GPU was found, so the ${count(p.setting, 'slot', 'slots', c)} set in Settings (lanes.gpu.slots) cannot be used.`
+    : `${laneCap(p, c)} has no slots, so nothing runs on it.`),
   QUIET_HOURS: (p, c) => {
     const until = at(p.until, c);
     return `Quiet hours on ${lane(p, c)}${until ? ` until ${until}` : ''}.`;
@@ -134,7 +138,8 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
   // The media and speaker engines (docs/speakers.md).
   MEDIA_MISSING: (p) => `The media file${text(p.file) ? ` ${text(p.file)}` : ''} is not there.`,
   MEDIA_NO_AUDIO: () => 'The media file has no audio stream.',
-  MEDIA_UNREADABLE: () => 'The media file could not be decoded; it may be damaged.',
+  MEDIA_UNREADABLE: (p) => `The media file${text(p.file) ? ` ${text(p.file)}` : ''} could not be read as audio or video; it may be damaged or not media at all.`,
+  MEDIA_EMPTY: (p) => `The media file${text(p.file) ? ` ${text(p.file)}` : ''} is empty (0 bytes); it is tried again when the file changes.`,
   FFMPEG_MISSING: () => 'ffmpeg is not installed.',
   MODEL_INVALID: (p) => `The engine's model file${text(p.file) ? ` ${text(p.file)}` : ''} is damaged or of another kind.`,
   JOB_INPUT_INVALID: (p) => `The engine was given an incomplete job${text(p.field) ? ` (no ${text(p.field)})` : ''}.`,

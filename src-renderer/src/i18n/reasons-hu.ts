@@ -14,7 +14,9 @@ const count = (value: unknown, noun: string, c: SentenceContext) => {
 const at = (t: unknown, c: SentenceContext) => (num(t) === undefined ? undefined : c.f.when(num(t)!));
 
 export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
-  DONE: () => 'Kész: a kimenete megvan és naprakész.',
+  DONE: (p) => (p.source === 'folder'
+    ? 'Nincs mit letölteni: a média a mappa saját fájlja.'
+    : 'Kész: a kimenete megvan és naprakész.'),
   RUNNING: (p) => (text(p.run) ? `Most fut, a(z) #${text(p.run)} futásban.` : 'Most fut.'),
   READY: (p, c) => `Indulásra kész: semmi sem tartja vissza; ${lane(p, c)} a következő választáskor indul.`,
   MEDIA_GONE: () => 'A médiafájlja eltűnt, ezért ez itt nem futhat.',
@@ -38,7 +40,9 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
   LANE_PAUSED: (p, c) => (p.all === true
     ? 'Minden mással együtt szüneteltetve: semmi új nem indul, amíg mindent nem folytatsz.'
     : `${laneName(p, c)} szüneteltetve: semmi új nem indul rajta, amíg nem folytatod.`),
-  LANE_NO_SLOTS: (p, c) => `${laneName(p, c)} helyeinek száma nulla, ezért semmi sem fut rajta.`,
+  LANE_NO_SLOTS: (p, c) => (num(p.setting) !== undefined
+    ? `${laneName(p, c)} itt nem tud futni: nincs használható GPU, így a Beállításokban megadott ${c.f.count(num(p.setting)!)} hely (lanes.gpu.slots) nem használható.`
+    : `${laneName(p, c)} helyeinek száma nulla, ezért semmi sem fut rajta.`),
   QUIET_HOURS: (p, c) => {
     const until = at(p.until, c);
     return `Csendes órák ${lane(p, c)}${until ? ` eddig: ${until}` : ''}.`;
@@ -129,7 +133,8 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
 
   MEDIA_MISSING: (p) => `A médiafájl${text(p.file) ? ` (${text(p.file)})` : ''} nincs meg.`,
   MEDIA_NO_AUDIO: () => 'A médiafájlban nincs hangsáv.',
-  MEDIA_UNREADABLE: () => 'A médiafájlt nem sikerült dekódolni; talán sérült.',
+  MEDIA_UNREADABLE: (p) => `A médiafájl${text(p.file) ? ` (${text(p.file)})` : ''} nem olvasható hangként vagy videóként; talán sérült, vagy nem is média.`,
+  MEDIA_EMPTY: (p) => `A médiafájl${text(p.file) ? ` (${text(p.file)})` : ''} üres (0 bájt); ha a fájl megváltozik, újra próbálkozik.`,
   FFMPEG_MISSING: () => 'Az ffmpeg nincs telepítve.',
   MODEL_INVALID: (p) => `A motor modellfájlja${text(p.file) ? ` (${text(p.file)})` : ''} sérült vagy más fajta.`,
   JOB_INPUT_INVALID: (p) => `A motor hiányos feladatot kapott${text(p.field) ? ` (nincs benne: ${text(p.field)})` : ''}.`,

@@ -5,6 +5,7 @@ import { ref } from 'vue';
 import type { ApiErrorDto, ApiResponse } from '../../../src-shared/api/contract';
 import { asApiError, useClient } from './client';
 import { coalesced } from '../../../src-shared/views/coalesce';
+import { UNREADABLE_MEDIA_CODES } from '../../../src-shared/reasons/codes';
 
 export type ItemDetail = ApiResponse<'items.get'>;
 export type MediaLink = ApiResponse<'media.url'>;
@@ -27,6 +28,8 @@ export const useItem = defineStore('item', () => {
   /** The host's refusal when there is no transcript or digest to read (its state and reason). */
   const transcriptError = ref<ApiErrorDto | null>(null);
   const digestError = ref<ApiErrorDto | null>(null);
+  /** Why the media cannot be played (a folder's empty or unreadable file): no player is offered. */
+  const unplayable = ref<ItemDetail['operations'][number]['reason'] | null>(null);
   /** What the outputs were read for: a new output (or a rename) is read again, an unchanged one not. */
   let outputsKey = '';
 
@@ -38,9 +41,10 @@ export const useItem = defineStore('item', () => {
       if (wanted !== id.value) return;
       detail.value = answer;
       error.value = null;
+      unplayable.value = answer.operations.map((o) => o.reason).find((r) => (UNREADABLE_MEDIA_CODES as readonly string[]).includes(r.code)) ?? null;
       await loadOutputs(wanted, answer);
       // A link is asked for once per visit (it stays good for hours), and again once the file exists.
-      if (answer.item.media === 'local' && media.value === null) {
+      if (answer.item.media === 'local' && media.value === null && unplayable.value === null) {
         try {
           media.value = await client.call('media.url', { item: wanted });
           mediaError.value = null;
@@ -73,6 +77,7 @@ export const useItem = defineStore('item', () => {
       id.value = item;
       detail.value = null;
       media.value = null;
+      unplayable.value = null;
       error.value = null;
       mediaError.value = null;
       transcript.value = null;
@@ -89,13 +94,23 @@ export const useItem = defineStore('item', () => {
     if (id.value && detail.value) await loadOutputs(id.value, detail.value, true);
   }
 
+  /**
+   * Listens while the page shows the item, and starts by reading it again with its outputs: a
+   * rename or a finished run heard by no one while another view was on screen is read now
+   * (docs/window.md "Fresh views").
+   */
   function follow(): () => void {
-    return client.onEvent((event) => {
+    const stop = client.onEvent((event) => {
       if (id.value && (event === 'snapshot-changed' || event === 'runs-changed')) void load();
       // A speaker renamed, merged or forgotten (here or from the CLI): the transcript's names moved.
       if (id.value && event === 'speakers-changed') void reloadOutputs();
     });
+    if (id.value) {
+      outputsKey = '';
+      void load();
+    }
+    return stop;
   }
 
-  return { id, detail, media, error, mediaError, transcript, digest, transcriptError, digestError, open, load, reloadOutputs, follow };
+  return { id, detail, media, unplayable, error, mediaError, transcript, digest, transcriptError, digestError, open, load, reloadOutputs, follow };
 });

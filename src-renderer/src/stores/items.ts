@@ -115,10 +115,17 @@ export const useItems = defineStore('items', () => {
     return refreshing;
   }
 
+  /**
+   * Listens while a view shows the list. Following starts by reading again what was read before:
+   * the events that came while another view was on screen went unheard, so the rows, the total
+   * and the states are those of the host now, not of the last visit (docs/window.md "Fresh views").
+   */
   function follow(): () => void {
-    return client.onEvent((event) => {
+    const stop = client.onEvent((event) => {
       if (event === 'snapshot-changed') void refresh();
     });
+    if (total.value !== null) void refresh();
+    return stop;
   }
 
   return { filters, total, pages, error, item, show, reset, refresh, follow };

@@ -44,10 +44,13 @@ export const useSpeakers = defineStore('speakers', () => {
     return client.call('speakers.sample', { id });
   }
 
+  /** Listens while a view shows the speakers, starting with a fresh read (docs/window.md "Fresh views"). */
   function follow(): () => void {
-    return client.onEvent((event) => {
+    const stop = client.onEvent((event) => {
       if (event === 'speakers-changed' || event === 'runs-changed') void load();
     });
+    if (speakers.value !== null) void load();
+    return stop;
   }
 
   return { speakers, error, load, rename, merge, forget, sample, follow };
