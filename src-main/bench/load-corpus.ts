@@ -22,6 +22,8 @@ export function loadCorpus(host: Host, corpus: readonly GeneratedChannel[], now 
         host.library.addItem({
           id: it.id, channel_id: ch.id, external_id: it.id, title: it.id, published_at: it.publishedAt,
           duration_s: it.durationS, fingerprint: `gen:${it.id}`,
+          // A generated episode has media to download, as a real feed's enclosure (docs/feeds.md "Items without media").
+          url: `https://generated.invalid/${ch.id}/${it.id}.mp3`,
           media_state: it.have.includes('download') ? 'local' : 'remote',
         }, now, it.have);
         items++;

@@ -93,8 +93,8 @@ export class LibraryRepository {
       channelBySource: db.prepare('SELECT * FROM channels WHERE source = ?'),
       channels: db.prepare('SELECT * FROM channels WHERE removed_at IS NULL ORDER BY id'),
       itemCounts: db.prepare(ITEM_COUNTS_SQL).raw(true),
-      insertItem: db.prepare(`INSERT INTO items (id, channel_id, external_id, title, published_at, duration_s, media_path, size_bytes, mtime_ms, fingerprint, media_state)
-                              VALUES (@id, @channel_id, @external_id, @title, @published_at, @duration_s, @media_path, @size_bytes, @mtime_ms, @fingerprint, @media_state)`),
+      insertItem: db.prepare(`INSERT INTO items (id, channel_id, external_id, title, published_at, duration_s, media_path, size_bytes, mtime_ms, fingerprint, media_state, url)
+                              VALUES (@id, @channel_id, @external_id, @title, @published_at, @duration_s, @media_path, @size_bytes, @mtime_ms, @fingerprint, @media_state, @url)`),
       item: db.prepare('SELECT * FROM items WHERE id = ?'),
       itemByExternal: db.prepare('SELECT * FROM items WHERE channel_id = ? AND external_id = ?'),
       itemsOfChannel: db.prepare('SELECT * FROM items WHERE channel_id = ? ORDER BY id'),
@@ -147,7 +147,7 @@ export class LibraryRepository {
   /** Adds an item and its work rows; `have` marks operations whose output already exists. */
   addItem(item: NewItem, now: number, have: readonly OperationId[] = []): ItemRecord {
     this.q.insertItem.run({
-      duration_s: null, media_path: null, size_bytes: null, mtime_ms: null, fingerprint: null, ...item,
+      duration_s: null, media_path: null, size_bytes: null, mtime_ms: null, fingerprint: null, url: null, ...item,
     });
     this.work.ensureItem(item.id, now, have);
     return this.item(item.id)!;
@@ -183,7 +183,7 @@ export class LibraryRepository {
     if (!existing) {
       this.q.insertItem.run({
         id: itemId, channel_id: channelId, external_id: externalId, title: fields.title, published_at: fields.published_at,
-        duration_s: fields.duration_s, media_path: null, size_bytes: null, mtime_ms: null, fingerprint: null, media_state: 'remote',
+        duration_s: fields.duration_s, media_path: null, size_bytes: null, mtime_ms: null, fingerprint: null, media_state: 'remote', url: fields.url,
       });
     }
     this.q.setListed.run({ id: itemId, ...fields });
