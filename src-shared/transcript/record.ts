@@ -37,6 +37,8 @@ export const transcriptRecord = z.object({
   /** Seconds of media the transcript covers. */
   durationS: z.number().nonnegative(),
   segments: z.array(transcriptSegment),
+  /** The audio had sound but no word was recognised: "no speech found", not a silent success. */
+  noSpeech: z.literal(true).optional(),
 }).strict();
 export type TranscriptRecord = z.infer<typeof transcriptRecord>;
 

@@ -8,11 +8,11 @@ import { SAMPLE_RATE } from './recognizer';
 const STDERR_KEEP = 16 * 1024;
 
 /** The argument vector: options fixed here, the one untrusted operand behind `file:`. */
-export function ffmpegPcmArgs(mediaPath: string): string[] {
+export function ffmpegPcmArgs(mediaPath: string, audioTrack = 0): string[] {
   return [
     '-nostdin', '-hide_banner', '-loglevel', 'error',
     '-i', `file:${mediaPath}`,
-    '-map', '0:a:0', '-vn', '-sn', '-dn',
+    '-map', `0:a:${audioTrack}`, '-vn', '-sn', '-dn',
     '-ac', '1', '-ar', String(SAMPLE_RATE), '-acodec', 'pcm_s16le', '-f', 's16le',
     'pipe:1',
   ];
@@ -22,8 +22,8 @@ export function ffmpegPcmArgs(mediaPath: string): string[] {
  * Yields the media's PCM bytes in whatever pieces the pipe delivers. Stopping early (break, an
  * abort) kills ffmpeg; ffmpeg failing is a MEDIA_DECODE_FAILED after the bytes it did deliver.
  */
-export async function* decodePcm(mediaPath: string, signal: AbortSignal, ffmpeg = 'ffmpeg'): AsyncGenerator<Buffer> {
-  const child = spawn(ffmpeg, ffmpegPcmArgs(mediaPath), { stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
+export async function* decodePcm(mediaPath: string, signal: AbortSignal, ffmpeg = 'ffmpeg', audioTrack = 0): AsyncGenerator<Buffer> {
+  const child = spawn(ffmpeg, ffmpegPcmArgs(mediaPath, audioTrack), { stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
   let stderr = '';
   let spawnError: NodeJS.ErrnoException | null = null;
   child.stderr.setEncoding('utf8');

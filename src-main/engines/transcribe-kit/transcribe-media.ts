@@ -10,6 +10,7 @@ import { EngineJobError, type JobAnswer, type JobIo } from '../program-kit';
 import { CheckpointStore, checkpointKey, emptyCheckpoint, pruneStaleCheckpoints, wordsOf } from './checkpoint';
 import { PcmChunker, type PcmChunk } from './chunker';
 import { probeMedia } from './media-probe';
+import { chooseAudioTrack, describeAudioTrack } from '../../library/audio-track';
 import { decodePcm } from './pcm-decoder';
 import { SAMPLE_RATE, type Recognizer } from './recognizer';
 import { wordsToSegments } from './segments';
@@ -72,6 +73,9 @@ export function isSilent(samples: Int16Array): boolean {
 
 export async function transcribeMedia(input: TranscribeInput, recognizer: Recognizer, outputDir: string, io: JobIo): Promise<JobAnswer> {
   const facts = await probeMedia(input.mediaPath);
+  // A file with several audio tracks: the default one if it has sound, else the first that has.
+  const audio = await chooseAudioTrack(input.mediaPath);
+  if (audio.of > 1) io.log('info', `decoding ${describeAudioTrack(audio)}`);
   pruneStaleCheckpoints(input.checkpointDir);
   const store = new CheckpointStore(input.checkpointDir, checkpointKey({ itemId: input.itemId, mediaPath: input.mediaPath, engine: input.engineFingerprint }));
   const checkpoint = store.load() ?? emptyCheckpoint(store.key);
@@ -82,10 +86,13 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
 
   const chunker = new PcmChunker({ chunkS: input.chunkS, startSample: checkpoint.nextSample, startIndex: resumedFromChunk });
   let decodedChunks = 0;
+  // Sound heard in a chunk (this run's, or words from the checkpoint's): a wordless transcript of it is flagged.
+  let heardSound = checkpoint.chunks.some((c) => c.words.length > 0);
   const finish = async (chunk: PcmChunk): Promise<void> => {
     const startS = seconds(chunk.startSample);
     // Decoders invent words in digital silence (pocketsphinx hears "in"): a silent chunk has none.
     const silent = isSilent(chunk.samples);
+    if (!silent) heardSound = true;
     const words = silent ? [] : await withHeartbeat(io, `chunk ${chunk.index}`, seconds(chunk.samples.length), facts.durationS ? startS / facts.durationS : 0,
       () => recognizer.recognize(chunk.samples, startS, io.signal));
     if (io.signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
@@ -97,7 +104,7 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     io.log('info', `chunk ${chunk.index} done: ${startS.toFixed(2)}-${endS.toFixed(2)} s, ${silent ? 'silent' : `${words.length} word(s)`}`);
     if (facts.durationS) io.progress(Math.min(0.99, endS / facts.durationS), `chunk ${chunk.index}`);
   };
-  for await (const piece of decodePcm(input.mediaPath, io.signal)) {
+  for await (const piece of decodePcm(input.mediaPath, io.signal, 'ffmpeg', audio.track)) {
     for (const chunk of chunker.push(piece)) await finish(chunk);
   }
   if (chunker.skipping) {
@@ -116,6 +123,11 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     durationS: Math.round(seconds(checkpoint.nextSample) * 1000) / 1000,
     segments: wordsToSegments(wordsOf(checkpoint)),
   };
+  // Sound but not one word: said in the record and the run log, never a silent "done" (docs/transcription.md).
+  if (heardSound && record.segments.every((s) => s.words.length === 0)) {
+    record.noSpeech = true;
+    io.log('warn', 'no speech found: the audio has sound, but no word was recognised in it');
+  }
   const valid = transcriptRecord.safeParse(record);
   if (!valid.success) {
     throw new EngineJobError('TRANSCRIPT_INVALID', 'The engine produced a transcript that does not fit the transcript record.', { field: valid.error.issues[0]?.path.join('.') ?? '' });
@@ -126,7 +138,7 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     files: [{ name: 'transcript', path: TRANSCRIPT_FILE }],
     metadata: {
       decoder: recognizer.engine, model: recognizer.model, chunks: checkpoint.chunks.length, resumedFromChunk, decodedChunks,
-      durationS: record.durationS, words: valid.data.segments.reduce((n, s) => n + s.words.length, 0), checkpoint: path.basename(store.file),
+      durationS: record.durationS, audioTrack: audio.track, audioTracks: audio.of, noSpeech: record.noSpeech === true, words: valid.data.segments.reduce((n, s) => n + s.words.length, 0), checkpoint: path.basename(store.file),
     },
   };
 }

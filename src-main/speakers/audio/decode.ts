@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { BacklotError } from '../../../src-shared/errors';
+import { chooseAudioTrack } from '../../library/audio-track';
 
 export const DECODE_SAMPLE_RATE = 16000;
 
@@ -12,6 +13,8 @@ export interface DecodeOptions {
   /** The ffmpeg binary (default: ffmpeg on PATH). */
   ffmpeg?: string;
   signal?: AbortSignal;
+  /** The audio stream to decode (`0:a:N`); chosen as the transcription chooses it when absent. */
+  audioTrack?: number;
 }
 
 /**
@@ -20,8 +23,10 @@ export interface DecodeOptions {
  */
 export async function* decodePcm16k(file: string, options: DecodeOptions = {}): AsyncGenerator<Float32Array> {
   if (!fs.existsSync(file)) throw new BacklotError('MEDIA_MISSING', `The media file ${file} does not exist.`, { file });
+  // The same track the transcription decoded (docs/transcription.md "Audio tracks"), so times agree.
+  const track = options.audioTrack ?? (await chooseAudioTrack(file, { ffmpeg: options.ffmpeg })).track;
   const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-i', `file:${file}`,
-    '-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(DECODE_SAMPLE_RATE), '-f', 's16le', '-acodec', 'pcm_s16le', 'pipe:1'];
+    '-map', `0:a:${track}`, '-vn', '-ac', '1', '-ar', String(DECODE_SAMPLE_RATE), '-f', 's16le', '-acodec', 'pcm_s16le', 'pipe:1'];
   const child = spawn(options.ffmpeg ?? 'ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false, signal: options.signal });
   let stderr = '';
   child.stderr.setEncoding('utf8');
