@@ -174,6 +174,20 @@ describe('models add NAME against a loopback mirror', () => {
   });
 });
 
+describe('models add NAME resumed by the next call', () => {
+  it('a download broken off with no retries left is kept partial, not installed, and the next add resumes it', async () => {
+    cutOnce.add('/mirror/whisper/resolve/main/ggml-test-cut.bin');
+    const r = await refusal(addModelByName({ modelsDir, name: 'test-cut', baseUrl: base, catalog: TEST_CATALOG, retries: 0 }));
+    expect(r.code).toBe('MODEL_DOWNLOAD_INTERRUPTED');
+    expect(installedModel(modelsDir, CUT.id)).toBeNull();
+    expect(availableModels(modelsDir, TEST_CATALOG).find((m) => m.name === 'test-cut')?.installed).toBe(false);
+    const { model } = await addModelByName({ modelsDir, name: 'test-cut', baseUrl: base, catalog: TEST_CATALOG });
+    expect(ranges).toHaveLength(2);
+    expect(ranges[1]).toMatch(/^bytes=\d+-$/);
+    expect(fs.readFileSync(model.path).equals(BODY)).toBe(true);
+  });
+});
+
 describe('backlot models available / add NAME (CLI)', () => {
   const run = (args: string[], env: NodeJS.ProcessEnv = {}) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     // A child process while this one serves: spawnSync would block the mirror.
@@ -203,6 +217,11 @@ describe('backlot models available / add NAME (CLI)', () => {
     const badUrl = await run(['settings', 'set', 'models.baseUrl', 'ftp://mirror', '--data', data]);
     expect(badUrl.status).not.toBe(0);
     expect((await run(['settings', 'set', 'models.baseUrl', base, '--data', data])).status).toBe(0);
+
+    // A path is never taken for a name: without --sha256 it is the usage error it always was.
+    const path_ = await run(['models', 'add', './nowhere/ggml-x.bin', '--data', data], env);
+    expect(path_.status).toBe(2);
+    expect(path_.stderr).toMatch(/needs --sha256/);
 
     const unknown = await run(['models', 'add', 'whisper-bse.en', '--data', data], env);
     expect(unknown.status).toBe(1);

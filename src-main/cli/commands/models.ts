@@ -110,7 +110,8 @@ export const modelsCommand: Command = {
     }
     if (verb === 'add') {
       if (target === undefined || extra.length > 0) throw new CliUsageError(`models add takes one catalog name, URL or file. Usage: ${USAGE}`);
-      const byName = !values.sha256 && !/^(https?|file):/i.test(target) && !fs.existsSync(target);
+      // A catalog name has no slash and is not a file here; anything else is a URL or a path.
+      const byName = !values.sha256 && !/^(https?|file):/i.test(target) && !/[\\/]/.test(target) && !fs.existsSync(target);
       if (!byName && !values.sha256) throw new CliUsageError(`models add needs --sha256 HEX (the file's checksum) for a URL or file. Usage: ${USAGE}`);
       if (byName && values.id) throw new CliUsageError(`models add NAME installs under the catalog's id; --id is for a URL or file. Usage: ${USAGE}`);
       const controller = new AbortController();
