@@ -6,3 +6,7 @@ export {
   type InstalledModel, type ModelManifest,
 } from './model-store';
 export { addModel, sha256Of, type AddModelOptions, type DownloadProgress } from './model-install';
+export {
+  modelCatalog, catalogUrl, availableModels, requireCatalogModel, addModelByName, EXTRA_CATALOG_ENV,
+  type AvailableModel, type AddByNameOptions,
+} from './model-by-name';

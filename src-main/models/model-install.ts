@@ -1,6 +1,7 @@
 // Installing a model from a URL or a local file (docs/transcription.md "Model manager"): the bytes
 // land in `models/.partial/` first, a dropped download resumes with an HTTP Range request (in the same
-// call and in the next one), and only a file whose SHA-256 matches is moved into place.
+// call and in the next one), and only a file whose checksum matches is moved into place: SHA-256, or
+// SHA-1 where that is what the source publishes (docs/models.md); the manifest always records SHA-256.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -25,7 +26,10 @@ export interface AddModelOptions {
   modelsDir: string;
   /** An http(s) URL, a file: URL or a local path. */
   source: string;
-  sha256: string;
+  /** The expected SHA-256; exactly one of sha256 and sha1 is given. */
+  sha256?: string;
+  /** The expected SHA-1, for sources that publish only that (whisper.cpp's models). */
+  sha1?: string;
   /** Default: from the source's file name (`ggml-base.en.bin` → `ggml-base.en`). */
   id?: string;
   onProgress?: (p: DownloadProgress) => void;
@@ -37,7 +41,24 @@ export interface AddModelOptions {
   idleTimeoutMs?: number;
 }
 
+/** The unfinished download's URL and expected checksum (SHA-256 hex, or "sha1:" and hex). */
 interface PartialMeta { url: string; sha256: string }
+
+interface Expected { algorithm: 'sha256' | 'sha1'; hex: string; label: string }
+
+function expectedOf(options: AddModelOptions): Expected {
+  if ((options.sha256 === undefined) === (options.sha1 === undefined)) {
+    throw new BacklotError('MODEL_CHECKSUM_MISSING', 'A model is installed with exactly one expected checksum: a SHA-256 or a SHA-1.');
+  }
+  if (options.sha1 !== undefined) return { algorithm: 'sha1', hex: checkSha1(options.sha1), label: 'SHA-1' };
+  return { algorithm: 'sha256', hex: checkSha256(options.sha256!), label: 'SHA-256' };
+}
+
+function checkSha1(sha: string): string {
+  const lower = sha.trim().toLowerCase();
+  if (!/^[0-9a-f]{40}$/.test(lower)) throw new BacklotError('MODEL_SHA1_INVALID', `"${sha}" is not a SHA-1 checksum (40 hexadecimal digits).`, { sha1: sha });
+  return lower;
+}
 
 function isUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
@@ -53,7 +74,9 @@ function fileNameOf(source: string): string {
 
 /** Installs (or replaces) a model. Throws a BacklotError with a code for every refusal. */
 export async function addModel(options: AddModelOptions): Promise<InstalledModel> {
-  const sha256 = checkSha256(options.sha256);
+  const expected = expectedOf(options);
+  // The partial's record keys on the checksum: a sha1 one is prefixed so it never equals a SHA-256.
+  const key = expected.algorithm === 'sha256' ? expected.hex : `sha1:${expected.hex}`;
   // Cut to its last 96 characters (the extension kept, the id within its 100): a 300-character name is no ENAMETOOLONG.
   const fileName = fileNameOf(options.source).replace(/[^A-Za-z0-9._-]/g, '_').slice(-96).replace(/^[.-]+/, '') || 'model.bin';
   const id = options.id !== undefined ? checkModelId(options.id) : modelIdFromFileName(fileName);
@@ -63,16 +86,19 @@ export async function addModel(options: AddModelOptions): Promise<InstalledModel
   const metaFile = path.join(partialDir, `${id}.json`);
 
   if (isUrl(options.source)) {
-    await download(options.source, sha256, partial, metaFile, options);
+    await download(options.source, key, partial, metaFile, options);
   } else {
     await copyLocal(options.source, partial, options);
   }
-  const actual = await sha256Of(partial);
-  if (actual !== sha256) {
+  const digests = await digestsOf(partial);
+  const actual = digests[expected.algorithm];
+  if (actual !== expected.hex) {
     fs.rmSync(partial, { force: true });
     fs.rmSync(metaFile, { force: true });
-    throw new BacklotError('MODEL_CHECKSUM_MISMATCH', `The model file's SHA-256 is ${actual}, not the ${sha256} given; nothing was installed.`, { id, expected: sha256, actual });
+    throw new BacklotError('MODEL_CHECKSUM_MISMATCH', `The model file's ${expected.label} is ${actual}, not the ${expected.hex} given; nothing was installed.`,
+      { id, algorithm: expected.algorithm, expected: expected.hex, actual });
   }
+  const sha256 = digests.sha256;
   const bytes = fs.statSync(partial).size;
   const model = installVerifiedFile(options.modelsDir, { id, file: fileName, sha256, bytes, source: options.source }, partial, options.now?.());
   fs.rmSync(metaFile, { force: true });
@@ -102,12 +128,12 @@ async function copyLocal(source: string, partial: string, options: AddModelOptio
   await fsyncFile(partial);
 }
 
-async function download(url: string, sha256: string, partial: string, metaFile: string, options: AddModelOptions): Promise<void> {
+async function download(url: string, checksumKey: string, partial: string, metaFile: string, options: AddModelOptions): Promise<void> {
   // A partial file from another URL or checksum is not this download: start again.
   const meta = readMeta(metaFile);
-  if (!meta || meta.url !== url || meta.sha256 !== sha256) {
+  if (!meta || meta.url !== url || meta.sha256 !== checksumKey) {
     fs.rmSync(partial, { force: true });
-    writeDurably(metaFile, JSON.stringify({ url, sha256 } satisfies PartialMeta));
+    writeDurably(metaFile, JSON.stringify({ url, sha256: checksumKey } satisfies PartialMeta));
   }
   const retries = options.retries ?? 3;
   const idleTimeoutMs = options.idleTimeoutMs ?? MODEL_IDLE_TIMEOUT_MS;
@@ -231,9 +257,18 @@ function rate(bytes: number, startedMs: number): number {
 }
 
 export async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  return (await digestsOf(file)).sha256;
+}
+
+/** Both digests in one read of the file (a large model is read once, not twice). */
+async function digestsOf(file: string): Promise<{ sha256: string; sha1: string }> {
+  const sha256 = createHash('sha256');
+  const sha1 = createHash('sha1');
+  for await (const chunk of fs.createReadStream(file)) {
+    sha256.update(chunk as Buffer);
+    sha1.update(chunk as Buffer);
+  }
+  return { sha256: sha256.digest('hex'), sha1: sha1.digest('hex') };
 }
 
 async function fsyncFile(file: string): Promise<void> {

@@ -7,6 +7,7 @@ import { quietWindowSchema, type QuietWindow } from '../schedule/quiet-window';
 import { NOTICE_KINDS, type NoticeKind } from '../notices/notice';
 import { ACQUISITION_CROSS_RULES, ACQUISITION_SETTINGS } from './acquisition-settings';
 import { POOL_SETTINGS } from './pool-settings';
+import { DEFAULT_MODELS_BASE_URL } from '../models/model-catalog';
 
 export type SettingApplies = 'live' | 'restart';
 /** How a typed-in text becomes a value (CLI, plain text fields); zod still has the last word. */
@@ -196,6 +197,9 @@ const TRANSCRIBE_SETTINGS = {
     default: 'auto' as PocketsphinxDecoder, applies: 'live', input: 'enum',
     description: 'Which pocketsphinx decoder runs: auto (the best one installed), wheel-decoder, debian-decoder-wheel-model or debian-decoder.',
   }),
+  'models.baseUrl': text(DEFAULT_MODELS_BASE_URL,
+    'Where `backlot models add NAME` downloads catalog models from: the upstream host, or a mirror serving the same paths (docs/models.md "Mirrors").',
+    baseUrl.refine((v) => v !== '', { error: 'must be an http:// or https:// URL (the default is https://huggingface.co)' })),
   'transcribe.whisperModel': spec({
     schema: z.string({ error: 'must be a model id' }).regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, { error: 'must be a model id (lower-case letters, digits, dots, dashes, underscores)' }),
     default: 'ggml-base.en', applies: 'live', input: 'enum',

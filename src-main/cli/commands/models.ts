@@ -1,12 +1,19 @@
-// `backlot models list|add|remove`: the model manager from a terminal (docs/transcription.md
-// "Model manager"). `add` shows the download's ratio and, on a terminal, its ETA on stderr.
+// `backlot models list|available|add|remove`: the model manager from a terminal (docs/models.md).
+// `add` takes a catalog name or a URL/file with its checksum, and shows the download's ratio and, on a
+// terminal, its ETA on stderr.
+import fs from 'node:fs';
 import path from 'node:path';
+import { openDatabase } from '../../db/connection';
+import { SettingsStore } from '../../settings/settings-store';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { existingLibraryFile } from '../data-dir';
-import { addModel, listModels, modelsDirOf, removeModel, type DownloadProgress, type InstalledModel } from '../../models/index';
+import {
+  addModel, addModelByName, availableModels, catalogUrl, listModels, modelCatalog, modelsDirOf, removeModel,
+  type AvailableModel, type DownloadProgress, type InstalledModel,
+} from '../../models/index';
 import type { Command } from './index';
 
-const USAGE = 'backlot models list | add (URL|FILE) --sha256 HEX [--id ID] | remove ID [--data DIR] [--json]';
+const USAGE = 'backlot models list | available | add NAME | add (URL|FILE) --sha256 HEX [--id ID] | remove ID [--data DIR] [--json]';
 const FLAGS = {
   data: { type: 'string' },
   json: { type: 'boolean' },
@@ -59,10 +66,27 @@ function progressReporter(json: boolean): (p: DownloadProgress) => void {
   };
 }
 
+/** The models.baseUrl setting of the library (docs/models.md "Mirrors"). */
+function baseUrlOf(data: string | undefined): string {
+  const db = openDatabase(existingLibraryFile(data));
+  try {
+    return new SettingsStore(db).get('models.baseUrl');
+  } finally {
+    db.close();
+  }
+}
+
+function availableJson(m: AvailableModel, baseUrl: string): Record<string, unknown> {
+  return {
+    name: m.name, id: m.id, engine: m.engine, languages: m.languages, approxBytes: m.approxBytes,
+    checksum: m.checksum, url: catalogUrl(baseUrl, m), checksumSource: m.checksumSource, goodFor: m.goodFor, installed: m.installed,
+  };
+}
+
 export const modelsCommand: Command = {
   name: 'models',
-  summary: 'List, add (download or copy, checksum-verified) or remove models',
-  usage: 'models list | add (URL|FILE) --sha256 HEX [--id ID] | remove ID',
+  summary: 'List installed or catalog models, add one by name or URL (checksum-verified), remove one',
+  usage: 'models list | available | add NAME | add (URL|FILE) --sha256 HEX [--id ID] | remove ID',
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [verb, target, ...extra] = positionals;
@@ -76,17 +100,30 @@ export const modelsCommand: Command = {
       else for (const m of models) out(`${m.id.padEnd(28)} ${human(m.bytes).padStart(10)}  sha256 ${m.sha256.slice(0, 12)}…  ${m.file}`);
       return 0;
     }
+    if (verb === 'available') {
+      if (target !== undefined) throw new CliUsageError(`models available takes no argument. Usage: ${USAGE}`);
+      const rows = availableModels(modelsDir, modelCatalog());
+      if (values.json) out(JSON.stringify({ models: rows.map((m) => availableJson(m, baseUrlOf(values.data))) }, null, 2));
+      else for (const m of rows) out(`${m.installed ? '*' : ' '} ${m.name.padEnd(27)} ${`~${human(m.approxBytes)}`.padStart(10)}  ${m.languages.join(',').padEnd(12)}  ${m.goodFor}`);
+      if (!values.json) out('(* installed; add one with: backlot models add NAME)');
+      return 0;
+    }
     if (verb === 'add') {
-      if (target === undefined || extra.length > 0) throw new CliUsageError(`models add takes one URL or file. Usage: ${USAGE}`);
-      if (!values.sha256) throw new CliUsageError(`models add needs --sha256 HEX (the file's checksum). Usage: ${USAGE}`);
+      if (target === undefined || extra.length > 0) throw new CliUsageError(`models add takes one catalog name, URL or file. Usage: ${USAGE}`);
+      // A catalog name has no slash and is not a file here; anything else is a URL or a path.
+      const byName = !values.sha256 && !/^(https?|file):/i.test(target) && !/[\\/]/.test(target) && !fs.existsSync(target);
+      if (!byName && !values.sha256) throw new CliUsageError(`models add needs --sha256 HEX (the file's checksum) for a URL or file. Usage: ${USAGE}`);
+      if (byName && values.id) throw new CliUsageError(`models add NAME installs under the catalog's id; --id is for a URL or file. Usage: ${USAGE}`);
       const controller = new AbortController();
       const onSignal = (): void => controller.abort();
       process.once('SIGINT', onSignal);
       try {
-        const model = await addModel({
-          modelsDir, source: target, sha256: values.sha256, ...(values.id ? { id: values.id } : {}),
-          onProgress: progressReporter(values.json === true), signal: controller.signal,
-        });
+        const onProgress = progressReporter(values.json === true);
+        const model = byName
+          ? (await addModelByName({ modelsDir, name: target, baseUrl: baseUrlOf(values.data), catalog: modelCatalog(), onProgress, signal: controller.signal })).model
+          : await addModel({
+            modelsDir, source: target, sha256: values.sha256, ...(values.id ? { id: values.id } : {}), onProgress, signal: controller.signal,
+          });
         out(values.json ? JSON.stringify({ model: describe(model) }) : `Installed ${model.id} (${human(model.bytes)}) at ${model.path}`);
       } finally {
         process.off('SIGINT', onSignal);
@@ -99,6 +136,6 @@ export const modelsCommand: Command = {
       out(values.json ? JSON.stringify({ removed: describe(model) }) : `Removed ${model.id}.`);
       return 0;
     }
-    throw new CliUsageError(`models needs list, add or remove. Usage: ${USAGE}`);
+    throw new CliUsageError(`models needs list, available, add or remove. Usage: ${USAGE}`);
   },
 };
