@@ -64,7 +64,9 @@ describe('yt-dlp listing and download', () => {
       expect(fs.readFileSync(all.find((i) => i.external_id === 'vid-2')!.media_path!).equals(extra)).toBe(true);
       const listing = await readListing(path.join(data, 'outputs', channel.id, channel.id, 'sync', 'listing.json'));
       expect(listing).toMatchObject({ kind: 'platform', complete: false });
-      expect(listing.entries.map((e) => e.externalId)).toEqual(['vid-2']);
+      // The newest listing stopped at a known id: it holds no older entry. On a slow machine a
+      // periodic sync may have run since the one that found vid-2, and listed nothing new.
+      expect(listing.entries.map((e) => e.externalId).filter((id) => id !== 'vid-2')).toEqual([]);
     } finally {
       await app.close();
       await server.close();

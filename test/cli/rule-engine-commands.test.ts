@@ -38,7 +38,8 @@ describe('backlot explain', () => {
     const item = snap.channels[0].operations.transcribe.ids[0];
     const json = JSON.parse(backlot('explain', item, 'digest', '--data', data, '--json').out);
     expect(json).toEqual({ item, operation: 'digest', state: 'blocked', reason: { code: 'BLOCKED_ON', params: { operation: 'attribute-words' } } });
-    expect(backlot('explain', item, 'download', '--data', data).out).toBe(`${item} download: done (DONE)\n`);
+    // A folder item's download is its own file (issue 20 item 10): said in the reason's params.
+    expect(backlot('explain', item, 'download', '--data', data).out).toBe(`${item} download: done (DONE {"source":"folder"})\n`);
   });
 
   it('refuses an unknown operation, an unknown item and a missing library', () => {
