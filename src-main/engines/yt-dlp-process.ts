@@ -2,6 +2,7 @@
 // allow-listed environment, stdout read line by line, stderr kept (scrubbed of credentials) for the
 // error's diagnosis, and the process killed when the job is aborted.
 import { spawn } from 'node:child_process';
+import { checkFetchUrl, checkResolvedHost } from '../library/net/url-policy';
 
 export interface YtDlpRun {
   code: number | null;
@@ -14,7 +15,17 @@ export interface YtDlpRun {
 /** Options every yt-dlp call carries: no user config (it could add anything), no update check, plain lines. */
 export const BASE_OPTIONS = ['--ignore-config', '--no-update', '--no-colors', '--newline'];
 
-export function runYtDlp(binary: string, options: readonly string[], url: string, signal: AbortSignal, onLine: (line: string) => boolean | void): Promise<YtDlpRun> {
+/**
+ * The download URL policy (docs/security.md "yt-dlp") before yt-dlp sees a URL: http or https only,
+ * and no link-local or metadata address, as written or as resolved. Throws the policy's refusal
+ * (URL_ADDRESS_REFUSED, URL_SCHEME_REFUSED, ...), which the engine reports under its own code.
+ */
+export async function checkYtDlpUrl(url: string): Promise<void> {
+  await checkResolvedHost(checkFetchUrl(url));
+}
+
+export async function runYtDlp(binary: string, options: readonly string[], url: string, signal: AbortSignal, onLine: (line: string) => boolean | void): Promise<YtDlpRun> {
+  await checkYtDlpUrl(url);
   return new Promise((resolve) => {
     const child = spawn(binary, [...BASE_OPTIONS, ...options, '--', url], { stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true, env: process.env });
     let stderr = '';

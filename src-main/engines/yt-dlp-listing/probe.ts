@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import type { PlatformLister } from '../../library/probe-source';
 import type { EngineEnvironment } from '../adapter';
 import { findYtDlp } from '../yt-dlp-binary';
-import { BASE_OPTIONS } from '../yt-dlp-process';
+import { BASE_OPTIONS, checkYtDlpUrl } from '../yt-dlp-process';
 import { classifyYtDlpError, scrubCredentials } from '../yt-dlp-errors';
 import { engineEnvironment } from '../program-command';
 import { BacklotError } from '../../../src-shared/errors';
@@ -15,6 +15,7 @@ export function ytDlpLister(env: Pick<EngineEnvironment, 'resourcesDir' | 'setti
   return async (url) => {
     const bin = await findYtDlp(env);
     if (!bin) throw new BacklotError('YTDLP_NOT_FOUND', 'yt-dlp was not found, so a platform URL cannot be checked; run scripts/install-engines.sh.');
+    await checkYtDlpUrl(url);
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(bin.path, [...BASE_OPTIONS, '--flat-playlist', '--dump-single-json', '--', url], { timeout: 120_000, maxBuffer: 256 * 1024 * 1024, env: engineEnvironment(), windowsHide: true },
         (err, out, errText) => resolve({ code: err ? Number((err as { code?: unknown }).code) || 1 : 0, stdout: String(out), stderr: String(errText) }));
