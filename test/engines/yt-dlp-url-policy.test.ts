@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runYtDlp } from '../../src-main/engines/yt-dlp-process';
+import { startPolicyProxy } from '../../src-main/engines/policy-proxy';
 import { probeUrl } from '../../src-main/library/probe-source';
 import { isBacklotError } from '../../src-shared/errors';
 
@@ -56,6 +57,70 @@ describe('yt-dlp under the URL policy', () => {
     const run = await runYtDlp(fake, [], 'http://127.0.0.1:9/entry', signal, () => undefined);
     expect(run.code).toBe(0);
     expect(fs.readFileSync(marker, 'utf8')).toBe('http://127.0.0.1:9/entry\n');
+  });
+});
+
+describe('yt-dlp\'s own connections', () => {
+  it('are refused when a loopback entry redirects yt-dlp to the metadata address', async () => {
+    const bin = path.join(import.meta.dirname, '../../.venv-engines/bin/yt-dlp');
+    expect(fs.existsSync(bin)).toBe(true);
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/entry.mp3`;
+      const r = await refusal(runYtDlp(bin, ['--simulate', '--socket-timeout', '20'], url, new AbortController().signal, () => undefined));
+      expect(r.code).toBe('URL_ADDRESS_REFUSED');
+      expect(r.message).toContain('was refused a connection to 169.254.169.254 (169.254.169.254 is a link-local or metadata address)');
+      expect(seen).toContain('/entry.mp3');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 60_000);
+});
+
+describe('the policy proxy', () => {
+  it('keeps a fetch that began elsewhere off this machine and off the metadata address, by the address it would connect', async () => {
+    let reached = 0;
+    const target = http.createServer((_req, res) => { reached++; res.end('local admin'); });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const port = (target.address() as AddressInfo).port;
+    const proxy = await startPolicyProxy(false);
+    const through = (method: string, pathOrHost: string) => new Promise<number>((resolve, reject) => {
+      const u = new URL(proxy.url);
+      const req = http.request({ host: u.hostname, port: Number(u.port), method, path: pathOrHost });
+      req.on('response', (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+      req.on('connect', (res, socket) => { socket.destroy(); resolve(res.statusCode ?? 0); });
+      req.on('error', reject);
+      req.end();
+    });
+    try {
+      expect(await through('GET', `http://127.0.0.1:${port}/admin`)).toBe(403);
+      expect(await through('GET', `http://localhost:${port}/admin`)).toBe(403);
+      expect(await through('CONNECT', `127.0.0.1:${port}`)).toBe(403);
+      expect(await through('CONNECT', '169.254.169.254:443')).toBe(403);
+      expect(reached).toBe(0);
+      expect(proxy.refused).toHaveLength(4);
+      expect(proxy.refused[3]).toBe('169.254.169.254:443 (169.254.169.254 is a link-local or metadata address)');
+    } finally {
+      await proxy.close();
+    }
+    // A fetch the user pointed at this machine may stay on it.
+    const local = await startPolicyProxy(true);
+    try {
+      const u = new URL(local.url);
+      const status = await new Promise<number>((resolve, reject) => {
+        http.get({ host: u.hostname, port: Number(u.port), path: `http://127.0.0.1:${port}/admin` }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject);
+      });
+      expect(status).toBe(200);
+      expect(reached).toBe(1);
+    } finally {
+      await local.close();
+      await new Promise<void>((resolve) => target.close(() => resolve()));
+    }
   });
 });
 
