@@ -52,6 +52,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const DISK_REFRESH_MS = 30_000;
 const PRUNE_EVERY_MS = 6 * 3600_000;
 const OTHER_WRITERS_CHECK_MS = 5_000;
+/** Settings another process wrote (a key set through the CLI) are looked for this often: one PRAGMA when none changed. */
+const OTHER_SETTINGS_CHECK_MS = 1_000;
 /** While the disk is full, how often its free space is read again. */
 const DISK_FULL_RECHECK_MS = 2_000;
 /** What a download is expected to write per second of media (2 Mbit/s), reserved against the disk gate. */
@@ -164,6 +166,9 @@ export class Dispatcher {
     this.dispatching = true;
     if (this.sweepPending) this.enterDiskFull();
     this.unsubscribe = this.settings.onChange((change) => this.applySettings(change.key));
+    // Settings written by another process reach this host as the API's do (docs/security.md).
+    this.settings.noticeOtherWriters();
+    this.intervals.push(setInterval(() => this.noticeOtherSettings(), OTHER_SETTINGS_CHECK_MS));
     this.intervals.push(setInterval(() => this.renewLock(), 10_000));
     this.intervals.push(setInterval(() => { void this.disk.refresh().then(() => this.wake(), () => undefined); }, DISK_REFRESH_MS));
     this.intervals.push(setInterval(() => this.prune(), PRUNE_EVERY_MS));
@@ -188,6 +193,14 @@ export class Dispatcher {
       this.host.work.recomputeRollups(this.host.now());
       return this.arbiter.startupSweep(this.host.now());
     });
+  }
+
+  private noticeOtherSettings(): void {
+    try {
+      this.settings.noticeOtherWriters();
+    } catch (e) {
+      if (!storageErrorCode(e)) this.reportInternal('reading settings another process wrote', e);
+    }
   }
 
   /** The lock's lease, every 10 s; a full disk keeps the lock (nobody else can write either). */

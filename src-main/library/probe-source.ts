@@ -40,6 +40,15 @@ export interface ProbeOptions {
   maxRedirects?: number;
 }
 
+function feedTooLarge(shown: string, e: BacklotError): BacklotError {
+  const limit = Number(e.params.limit);
+  const declared = typeof e.params.declaredBytes === 'number' ? e.params.declaredBytes : null;
+  const size = declared !== null ? `${mib(declared)} announced` : `more than ${mib(limit)}`;
+  return new BacklotError('FEED_TOO_LARGE', `${shown} is too large to read as a feed (${size}; the limit is ${mib(limit)}).`, { url: shown, bytes: declared, limit });
+}
+
+const mib = (bytes: number) => (bytes < 1_048_576 ? `${bytes} bytes` : `${(bytes / 1_048_576).toFixed(1)} MiB`);
+
 export async function probeUrl(raw: string, options: ProbeOptions = {}): Promise<SourceProbe> {
   const url = checkFetchUrl(raw);
   const shown = redactUrl(url);
@@ -66,6 +75,10 @@ export async function probeUrl(raw: string, options: ProbeOptions = {}): Promise
       if (!isBacklotError(e)) throw e;
       if (e.code.startsWith('URL_') && !isNetworkFailure(e.code)) throw e;
       if (e === verdict) throw e;
+      // A feed too large is refused as a feed with its size, never handed to yt-dlp, which would
+      // read it as a "platform" of thousands of entries (issue 23 item 3, docs/security.md). Only
+      // an HTML page too large may still be a platform's channel page.
+      if (e.code === 'RESPONSE_TOO_LARGE' && !/html/i.test(String(e.params.contentType ?? ''))) throw feedTooLarge(shown, e);
       feedProblem = e;
     }
     const unreachable = isNetworkFailure(feedProblem.code) || feedProblem.code === 'HTTP_STATUS';

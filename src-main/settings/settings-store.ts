@@ -1,6 +1,6 @@
 // The one writer of settings: every value is validated against the shared declaration before it
 // touches the database, a restart-only key needs an explicit acknowledgement, and live listeners
-// hear each committed change.
+// hear each committed change, this process's own and, through noticeOtherWriters, another's (the CLI).
 import path from 'node:path';
 import type { Db } from '../db/connection';
 import { BacklotError } from '../../src-shared/errors';
@@ -57,6 +57,9 @@ export class SettingsStore {
   private readonly now: () => number;
   private readonly onListenerError: (error: unknown) => void;
   private secretStore: SecretStore | undefined;
+  /** Each row's value and changed_at as this store last knew them: what another process changed shows against it. */
+  private seen: Map<string, { value: string; changedAt: number }> | null = null;
+  private dataVersion = -1;
 
   constructor(private readonly db: Db, options: SettingsStoreOptions = {}) {
     this.secretStore = options.secrets;
@@ -66,6 +69,7 @@ export class SettingsStore {
     this.q = {
       one: db.prepare('SELECT key, value, changed_at FROM settings WHERE key = ?'),
       all: db.prepare('SELECT key, value, changed_at FROM settings'),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       upsert: db.prepare(`INSERT INTO settings (key, value, changed_at) VALUES (?, ?, ?)
                           ON CONFLICT (key) DO UPDATE SET value = excluded.value, changed_at = excluded.changed_at`),
     };
@@ -125,7 +129,9 @@ export class SettingsStore {
     }
     const marker = this.secretMarker(key);
     // The row records only when and whether: the value itself never reaches the database.
-    this.q.upsert.run(key, JSON.stringify(marker), this.now());
+    const changedAt = this.now();
+    this.q.upsert.run(key, JSON.stringify(marker), changedAt);
+    this.remember(key, JSON.stringify(marker), changedAt);
     // Always heard, even when it was set before: a new key must reach the engines (a refused one is retried).
     this.notify({ key, value: marker, previous, applies: spec.applies } as SettingChange);
     return { key, value: marker as SettingValue<K>, applies: spec.applies, restartPending: false };
@@ -167,7 +173,9 @@ export class SettingsStore {
       if (spec.applies === 'restart' && options.restartAcknowledged !== true) {
         throw new BacklotError('RESTART_REQUIRED', `Setting "${key}" takes effect only after Backlot restarts; confirm the restart to change it.`, { key });
       }
-      this.q.upsert.run(key, JSON.stringify(checked.value), this.now());
+      const changedAt = this.now();
+      this.q.upsert.run(key, JSON.stringify(checked.value), changedAt);
+      this.remember(key, JSON.stringify(checked.value), changedAt);
       return { key, value: checked.value, previous: before[key], applies: spec.applies } as SettingChange<K>;
     }).immediate();
     if (spec.applies === 'live' && JSON.stringify(change.previous) !== JSON.stringify(change.value)) this.notify(change as SettingChange);
@@ -178,6 +186,42 @@ export class SettingsStore {
   onChange(listener: (change: SettingChange) => void): () => void {
     this.listeners.add(listener);
     return () => { this.listeners.delete(listener); };
+  }
+
+  /**
+   * Hears what another process wrote (`backlot settings set` while the host serves): SQLite's
+   * data_version moves when another connection commits, and then each row whose value or time
+   * changed since this store last looked is told to the listeners as a change of this process would
+   * be. A secret's row is rewritten with every write (its time), so a new key is heard too
+   * (docs/security.md "Settings from another process"). The first call only takes the snapshot.
+   * Returns the keys heard.
+   */
+  noticeOtherWriters(): SettingKey[] {
+    const version = this.q.dataVersion.get() as number;
+    if (version === this.dataVersion && this.seen) return [];
+    this.dataVersion = version;
+    const rows = this.q.all.all() as Row[];
+    const before = this.seen;
+    this.seen = new Map(rows.map((r) => [r.key, { value: r.value, changedAt: r.changed_at }]));
+    if (!before) return [];
+    const heard: SettingKey[] = [];
+    for (const row of rows) {
+      const was = before.get(row.key);
+      if (was && was.value === row.value && was.changedAt === row.changed_at) continue;
+      if (!isSettingKey(row.key)) continue;
+      const spec = SETTINGS[row.key];
+      // A restart key written elsewhere waits for the restart, as it would here.
+      if (spec.applies !== 'live') continue;
+      const previous = was ? this.decode(row.key, was.value) : structuredClone(spec.default);
+      const value = isSecretSetting(row.key) ? this.secretMarker(row.key) : this.decode(row.key, row.value);
+      heard.push(row.key);
+      this.notify({ key: row.key, value, previous, applies: spec.applies } as SettingChange);
+    }
+    return heard;
+  }
+
+  private remember(key: string, value: string, changedAt: number): void {
+    this.seen?.set(key, { value, changedAt });
   }
 
   private notify(change: SettingChange): void {

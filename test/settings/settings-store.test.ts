@@ -213,3 +213,35 @@ describe('SettingsStore', () => {
     expect(store.get('retry.baseS')).toBe(30);
   });
 });
+
+describe('settings written by another process (issue 23 item 7)', () => {
+  it('tells the listeners what another connection committed, once, and not this store\'s own writes again', () => {
+    const heard: SettingChange[] = [];
+    store.onChange((c) => heard.push(c));
+    expect(store.noticeOtherWriters()).toEqual([]);
+    const other = openDatabase(file);
+    try {
+      const cli = new SettingsStore(other, { now: () => 2000 });
+      cli.set('spend.capUsd', 7);
+      cli.set('claims.leaseS', 90, { restartAcknowledged: true });
+      cli.set('digest.remote.apiKey', 'sk-another-process-key');
+      expect(store.noticeOtherWriters().sort()).toEqual(['digest.remote.apiKey', 'spend.capUsd']);
+      expect(heard.map((c) => [c.key, c.value])).toEqual(expect.arrayContaining([['spend.capUsd', 7], ['digest.remote.apiKey', '(set)']]));
+      expect(heard).toHaveLength(2);
+      expect(store.noticeOtherWriters()).toEqual([]);
+
+      // The same key written again by the other process (a new key replacing a refused one) is heard again.
+      cli.set('digest.remote.apiKey', 'sk-another-process-key-2');
+      new SettingsStore(other, { now: () => 3000 }).set('digest.remote.apiKey', 'sk-another-process-key-3');
+      expect(store.noticeOtherWriters()).toEqual(['digest.remote.apiKey']);
+
+      // This store's own write was told at once and is not told again.
+      store.set('spend.capUsd', 9);
+      expect(heard).toHaveLength(4);
+      expect(store.noticeOtherWriters()).toEqual([]);
+      expect(heard).toHaveLength(4);
+    } finally {
+      other.close();
+    }
+  });
+});

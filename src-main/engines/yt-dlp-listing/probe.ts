@@ -5,7 +5,8 @@ import { execFile } from 'node:child_process';
 import type { PlatformLister } from '../../library/probe-source';
 import type { EngineEnvironment } from '../adapter';
 import { findYtDlp } from '../yt-dlp-binary';
-import { BASE_OPTIONS } from '../yt-dlp-process';
+import { BASE_OPTIONS, checkYtDlpUrl, onThisMachine } from '../yt-dlp-process';
+import { startPolicyProxy } from '../policy-proxy';
 import { classifyYtDlpError, scrubCredentials } from '../yt-dlp-errors';
 import { engineEnvironment } from '../program-command';
 import { BacklotError } from '../../../src-shared/errors';
@@ -15,11 +16,18 @@ export function ytDlpLister(env: Pick<EngineEnvironment, 'resourcesDir' | 'setti
   return async (url) => {
     const bin = await findYtDlp(env);
     if (!bin) throw new BacklotError('YTDLP_NOT_FOUND', 'yt-dlp was not found, so a platform URL cannot be checked; run scripts/install-engines.sh.');
+    // The same policy as the engines' yt-dlp runs (docs/security.md "yt-dlp"): the URL checked
+    // first, then every connection through the policy proxy.
+    const proxy = await startPolicyProxy(await onThisMachine(await checkYtDlpUrl(url)));
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(bin.path, [...BASE_OPTIONS, '--flat-playlist', '--dump-single-json', '--', url], { timeout: 120_000, maxBuffer: 256 * 1024 * 1024, env: engineEnvironment(), windowsHide: true },
+      execFile(bin.path, [...BASE_OPTIONS, '--proxy', proxy.url, '--flat-playlist', '--dump-single-json', '--', url], { timeout: 120_000, maxBuffer: 256 * 1024 * 1024, env: engineEnvironment(), windowsHide: true },
         (err, out, errText) => resolve({ code: err ? Number((err as { code?: unknown }).code) || 1 : 0, stdout: String(out), stderr: String(errText) }));
     });
+    await proxy.close();
     const shown = redactUrl(url);
+    if (code !== 0 && proxy.refused.length > 0) {
+      throw new BacklotError('URL_ADDRESS_REFUSED', `yt-dlp, listing ${shown}, was refused a connection to ${proxy.refused[0]} by the URL policy.`, { url: shown, refused: proxy.refused.slice(0, 5) });
+    }
     if (code !== 0) {
       const failure = classifyYtDlpError(stderr);
       if (failure?.code === 'DOWNLOAD_UNREACHABLE') throw new BacklotError('SOURCE_UNREACHABLE', `${shown} could not be reached.`, { url: shown, diagnostic: scrubCredentials(stderr.slice(-500)) });

@@ -78,13 +78,13 @@ function once(url: URL, options: GetOptions): Promise<Omit<GetResult, 'finalUrl'
       const declared = Number(res.headers['content-length']);
       if (status >= 200 && status < 300 && Number.isFinite(declared) && declared > maxBytes) {
         res.resume();
-        return fail(tooLarge(url, maxBytes));
+        return fail(tooLarge(url, maxBytes, res.headers['content-type'], declared));
       }
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
         size += c.length;
-        if (size > maxBytes) return fail(tooLarge(url, maxBytes));
+        if (size > maxBytes) return fail(tooLarge(url, maxBytes, res.headers['content-type'], Number.isFinite(declared) ? declared : null));
         chunks.push(c);
       });
       res.on('error', (e) => fail(unreachable(url, e)));
@@ -102,8 +102,9 @@ function once(url: URL, options: GetOptions): Promise<Omit<GetResult, 'finalUrl'
   });
 }
 
-function tooLarge(url: URL, limit: number): BacklotError {
-  return new BacklotError('RESPONSE_TOO_LARGE', `${redactUrl(url)} sent more than ${limit} bytes.`, { url: redactUrl(url), limit });
+/** The answer's content type and announced size go with the refusal: `library add` names a feed too large by them. */
+function tooLarge(url: URL, limit: number, contentType: string | undefined, declaredBytes: number | null): BacklotError {
+  return new BacklotError('RESPONSE_TOO_LARGE', `${redactUrl(url)} sent more than ${limit} bytes.`, { url: redactUrl(url), limit, contentType: contentType ?? null, declaredBytes });
 }
 
 function unreachable(url: URL, e: unknown): BacklotError {
