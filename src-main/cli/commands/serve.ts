@@ -51,9 +51,12 @@ export const serveCommand: Command = {
         dispatch: !values['no-dispatch'],
         engines,
         test,
-        port,
+        // Without --port the last start's port is reused (kept in the data folder, as the token).
+        port: values.port === undefined ? undefined : port,
         token,
         allowedHosts,
+        rememberAddress: true,
+        onNotice: (line) => process.stderr.write(`${line}\n`),
         wrapHandlers: hostFaults ? (h) => withHostFaults(h, hostFaults) : undefined,
         demo: values.demo === true,
         workerListen: values['worker-listen'],

@@ -10,7 +10,9 @@ import { createHandlers } from '../../api/handlers';
 import { MediaTickets } from '../../api/media-tickets';
 import { MEDIA_PREFIX } from './media-files';
 import type { ApiHandlers } from '../../../src-shared/api/contract';
-import { startHeadlessServer, type HeadlessServer } from './server';
+import { startHeadlessServer, type HeadlessServer, type HeadlessServerOptions } from './server';
+import { readRememberedAddress, rememberAddress } from './remembered-address';
+import { BacklotError } from '../../../src-shared/errors';
 
 /** electron-vite's renderer output in this checkout, wherever the command is run from. */
 export const DEFAULT_RENDERER_DIR = path.join(appRoot(), 'out', 'renderer');
@@ -30,6 +32,14 @@ export interface HeadlessAppOptions {
   workerListen?: string;
   /** An empty library gets the demo library (`backlot serve --demo`). */
   demo?: boolean;
+  /**
+   * Reuse the port and token the last start kept in the data folder, and keep this start's
+   * (`backlot serve`; docs/window.md "Restarting the headless shell"). `port` and `token`, when
+   * given, win over the kept ones.
+   */
+  rememberAddress?: boolean;
+  /** One line for the person who started the shell (a port that had to change). */
+  onNotice?: (line: string) => void;
   /** For the reliability tests' host faults (host-faults.ts): wraps the API handlers. */
   wrapHandlers?: (handlers: ApiHandlers) => ApiHandlers;
 }
@@ -51,7 +61,7 @@ export async function startHeadlessApp(options: HeadlessAppOptions, open: OpenAp
   const handlers = createHandlers(host, app.dispatcher, { media: { tickets, url: (ticket) => `${MEDIA_PREFIX}${ticket}` } });
   try {
     if (options.demo && host.library.channels().length === 0) await handlers['library.demo']({});
-    server = await startHeadlessServer({
+    const serverOptions: HeadlessServerOptions = {
       handlers: options.wrapHandlers ? options.wrapHandlers(handlers) : handlers,
       media: tickets,
       subscribe: (listener) => host.onEvent(listener),
@@ -60,7 +70,8 @@ export async function startHeadlessApp(options: HeadlessAppOptions, open: OpenAp
       token: options.token,
       allowedHosts: options.allowedHosts,
       onInternalError: (method, error) => console.error(`backlot: internal error in ${method}:`, error),
-    });
+    };
+    server = options.rememberAddress ? await startOnRememberedAddress(options, serverOptions) : await startHeadlessServer(serverOptions);
   } catch (e) {
     await app.close();
     throw e;
@@ -75,4 +86,29 @@ export async function startHeadlessApp(options: HeadlessAppOptions, open: OpenAp
       return stopping;
     },
   };
+}
+
+async function startOnRememberedAddress(options: HeadlessAppOptions, serverOptions: HeadlessServerOptions): Promise<HeadlessServer> {
+  const kept = readRememberedAddress(options.dataDir);
+  const token = options.token ?? kept.token;
+  let server: HeadlessServer;
+  if (options.port === undefined && kept.port !== undefined) {
+    try {
+      server = await startHeadlessServer({ ...serverOptions, port: kept.port, token });
+    } catch (e) {
+      if (!(e instanceof BacklotError) || e.code !== 'PORT_UNAVAILABLE') throw e;
+      // Someone else has the old port: any free one, said aloud, since open tabs will not find it.
+      server = await startHeadlessServer({ ...serverOptions, port: 0, token });
+      options.onNotice?.(`backlot: port ${kept.port} (used by the last start) is taken; serving on port ${server.port} instead, with the same token. Open the new address in your tabs.`);
+    }
+  } else {
+    server = await startHeadlessServer({ ...serverOptions, token });
+  }
+  try {
+    // A token the person gave (flag, file, environment) stays theirs to keep; only ours is written.
+    rememberAddress(options.dataDir, { port: server.port, token: options.token === undefined ? server.token : kept.token });
+  } catch (e) {
+    options.onNotice?.(`backlot: could not keep the address for the next start (${(e as Error).message}); the next start may get a new one.`);
+  }
+  return server;
 }
