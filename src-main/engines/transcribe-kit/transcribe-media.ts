@@ -26,6 +26,8 @@ export const transcribeInput = z.object({
   checkpointDir: z.string().min(1),
   chunkS: z.number().positive(),
   language: z.string().min(1),
+  /** How often progress goes out while a chunk decodes; 2 s unless a test asks for more often. */
+  progressEveryMs: z.number().int().positive().optional(),
 }).passthrough();
 export type TranscribeInput = z.infer<typeof transcribeInput>;
 
@@ -52,7 +54,7 @@ const MAX_CHUNK_RTF = 10;
  * The heartbeat also keeps the host's stall timeout away, but only up to ten times the chunk's own
  * length: a decoder that hangs is still stopped as stalled.
  */
-async function withHeartbeat<T>(io: JobIo, message: string, span: { chunkS: number; startRatio: number; endRatio: number }, meter: RtfMeter, work: () => Promise<T>): Promise<T> {
+async function withHeartbeat<T>(io: JobIo, everyMs: number, message: string, span: { chunkS: number; startRatio: number; endRatio: number }, meter: RtfMeter, work: () => Promise<T>): Promise<T> {
   const started = Date.now();
   const limitMs = Math.max(60_000, span.chunkS * MAX_CHUNK_RTF * 1000);
   const rtf = meter.rtf;
@@ -60,7 +62,7 @@ async function withHeartbeat<T>(io: JobIo, message: string, span: { chunkS: numb
     const elapsedMs = Date.now() - started;
     if (elapsedMs < limitMs) io.progress(Math.min(0.99, inChunkRatio({ ...span, elapsedS: elapsedMs / 1000, rtf })), message);
     else clearInterval(timer);
-  }, HEARTBEAT_MS);
+  }, everyMs);
   try {
     const result = await work();
     meter.add(span.chunkS, (Date.now() - started) / 1000);
@@ -103,7 +105,7 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     if (!silent) heardSound = true;
     const endS = seconds(chunk.startSample + chunk.samples.length);
     const span = { chunkS: endS - startS, startRatio: facts.durationS ? startS / facts.durationS : 0, endRatio: facts.durationS ? Math.min(1, endS / facts.durationS) : 0 };
-    const words = silent ? [] : await withHeartbeat(io, `chunk ${chunk.index}`, span, meter, () => recognizer.recognize(chunk.samples, startS, io.signal));
+    const words = silent ? [] : await withHeartbeat(io, input.progressEveryMs ?? HEARTBEAT_MS, `chunk ${chunk.index}`, span, meter, () => recognizer.recognize(chunk.samples, startS, io.signal));
     if (io.signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
     checkpoint.chunks.push({ index: chunk.index, startS, endS, words });
     checkpoint.nextSample = chunk.startSample + chunk.samples.length;
