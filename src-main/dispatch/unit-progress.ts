@@ -1,24 +1,28 @@
 // What each running unit last reported (ratio and message from its engine) and the ETA it implies,
 // for the lane page's progress bars and the CLI's. Announced at most a few times a second: an
-// engine may report far more often than a person can read.
+// engine may report far more often than a person can read. The ETA comes from the smoothed, measured
+// pace and stays hidden until stable (docs/window.md "Progress and ETA").
 import type { RunningUnit } from '../arbiter/arbiter';
+import { EtaEstimator } from '../../src-shared/progress/estimate';
 
 export interface ProgressReport {
   ratio: number;
   message: string | null;
   startedAt: number;
-  /** Seconds left at the pace so far; null until there is a pace. */
+  /** Seconds left at the smoothed pace; null until that pace is stable. */
   etaS: number | null;
 }
 
 const ANNOUNCE_EVERY_S = 0.25;
 
 export class UnitProgress {
-  private readonly byKey = new Map<string, ProgressReport & { token: string }>();
+  private readonly byKey = new Map<string, ProgressReport & { token: string; eta: EtaEstimator }>();
   private lastAnnounced = 0;
 
   started(unit: RunningUnit, now: number): void {
-    this.byKey.set(unit.key, { token: unit.token, ratio: 0, message: null, startedAt: now, etaS: null });
+    const eta = new EtaEstimator();
+    eta.push(now, 0);
+    this.byKey.set(unit.key, { token: unit.token, ratio: 0, message: null, startedAt: now, etaS: null, eta });
   }
 
   /** Records a report; true when it is worth announcing now. */
@@ -27,8 +31,7 @@ export class UnitProgress {
     if (!r || r.token !== unit.token) return false;
     r.ratio = p.ratio;
     r.message = p.message ?? r.message;
-    const elapsed = now - r.startedAt;
-    r.etaS = p.ratio > 0 && elapsed > 0 ? Math.max(0, (elapsed / p.ratio) * (1 - p.ratio)) : null;
+    r.etaS = r.eta.push(now, p.ratio);
     if (now - this.lastAnnounced < ANNOUNCE_EVERY_S && p.ratio < 1) return false;
     this.lastAnnounced = now;
     return true;

@@ -90,6 +90,28 @@ describe('pocketsphinx engine', () => {
     }
   }, 240_000);
 
+  it('reports rising progress within the first chunk of a LibriVox recording, before that chunk is done (issue 20 item 6)', async () => {
+    const recording = librivoxRecordings()[0];
+    const env = engineEnv(tempDir('progress'), { 'transcribe.chunkS': 600 });
+    const job = jobFor(env, recording.id, recording.file);
+    const launch = await pocketsphinxAdapter.launch(job);
+    expect(launch.kind).toBe('worker');
+    if (launch.kind !== 'worker') return;
+    // Events are counted, not timed: the first chunk is the whole file, so every report before its
+    // "chunk 0 done" line is an in-chunk estimate, and a 10 ms heartbeat fires during any real decode.
+    const events: { ratio: number; message?: string; chunkDone: boolean }[] = [];
+    let chunkDone = false;
+    const outcome = await workers.run(`${pocketsphinxAdapter.id}:${launch.key}`, launch.command,
+      { jobId: job.jobId, operation: 'transcribe', outputDir: job.outputDir, input: { ...launch.input, progressEveryMs: 10 } },
+      { onProgress: (p) => events.push({ ...p, chunkDone }), onLog: (e) => { if (/^chunk 0 done/.test(e.text)) chunkDone = true; } });
+    recordOf(outcome);
+    const inChunk = events.filter((e) => !e.chunkDone && e.message === 'chunk 0');
+    expect(inChunk.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < inChunk.length; i++) expect(inChunk[i].ratio).toBeGreaterThan(inChunk[i - 1].ratio);
+    expect(inChunk.every((e) => e.ratio > 0 && e.ratio < 1)).toBe(true);
+    expect(events.at(-1)!.ratio).toBe(1);
+  }, 120_000);
+
   it('cuts chunks inside a long silence and finds no words in it', async () => {
     const dir = tempDir('silence');
     const env = engineEnv(dir, { 'transcribe.chunkS': 8 });

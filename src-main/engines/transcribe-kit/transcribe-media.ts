@@ -14,6 +14,7 @@ import { chooseAudioTrack, describeAudioTrack } from '../../library/audio-track'
 import { decodePcm } from './pcm-decoder';
 import { SAMPLE_RATE, type Recognizer } from './recognizer';
 import { wordsToSegments } from './segments';
+import { inChunkRatio, RtfMeter } from '../../../src-shared/progress/estimate';
 
 /** The job input every transcription adapter sends (validated here: the host is not trusted blindly). */
 export const transcribeInput = z.object({
@@ -25,6 +26,8 @@ export const transcribeInput = z.object({
   checkpointDir: z.string().min(1),
   chunkS: z.number().positive(),
   language: z.string().min(1),
+  /** How often progress goes out while a chunk decodes; 2 s unless a test asks for more often. */
+  progressEveryMs: z.number().int().positive().optional(),
 }).passthrough();
 export type TranscribeInput = z.infer<typeof transcribeInput>;
 
@@ -40,24 +43,30 @@ export function parseTranscribeInput(input: Record<string, unknown>): Transcribe
 
 const seconds = (samples: number): number => samples / SAMPLE_RATE;
 
-const HEARTBEAT_MS = 15_000;
+/** Progress goes out this often while a chunk decodes, so the bar never sits still (docs/transcription.md "Progress"). */
+const HEARTBEAT_MS = 2_000;
 /** A chunk taking longer than this many times its own length counts as hung: the heartbeat stops. */
 const MAX_CHUNK_RTF = 10;
 
 /**
- * The host kills an engine that stays silent past its stall timeout; a long chunk on a slow CPU is
- * not silence, so a progress line goes out every 15 s while the recogniser works, but only up to
- * ten times the chunk's own length: a decoder that hangs is still stopped as stalled.
+ * While the recogniser works on a chunk, progress moves within it: elapsed time × the real-time
+ * factor measured on earlier chunks, capped below the chunk's end (src-shared/progress/estimate.ts).
+ * The heartbeat also keeps the host's stall timeout away, but only up to ten times the chunk's own
+ * length: a decoder that hangs is still stopped as stalled.
  */
-async function withHeartbeat<T>(io: JobIo, message: string, chunkS: number, ratio: number, work: () => Promise<T>): Promise<T> {
+async function withHeartbeat<T>(io: JobIo, everyMs: number, message: string, span: { chunkS: number; startRatio: number; endRatio: number }, meter: RtfMeter, work: () => Promise<T>): Promise<T> {
   const started = Date.now();
-  const limitMs = Math.max(60_000, chunkS * MAX_CHUNK_RTF * 1000);
+  const limitMs = Math.max(60_000, span.chunkS * MAX_CHUNK_RTF * 1000);
+  const rtf = meter.rtf;
   const timer = setInterval(() => {
-    if (Date.now() - started < limitMs) io.progress(Math.min(0.99, ratio), message);
+    const elapsedMs = Date.now() - started;
+    if (elapsedMs < limitMs) io.progress(Math.min(0.99, inChunkRatio({ ...span, elapsedS: elapsedMs / 1000, rtf })), message);
     else clearInterval(timer);
-  }, HEARTBEAT_MS);
+  }, everyMs);
   try {
-    return await work();
+    const result = await work();
+    meter.add(span.chunkS, (Date.now() - started) / 1000);
+    return result;
   } finally {
     clearInterval(timer);
   }
@@ -86,6 +95,7 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
 
   const chunker = new PcmChunker({ chunkS: input.chunkS, startSample: checkpoint.nextSample, startIndex: resumedFromChunk });
   let decodedChunks = 0;
+  const meter = new RtfMeter();
   // Sound heard in a chunk (this run's, or words from the checkpoint's): a wordless transcript of it is flagged.
   let heardSound = checkpoint.chunks.some((c) => c.words.length > 0);
   const finish = async (chunk: PcmChunk): Promise<void> => {
@@ -93,10 +103,10 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     // Decoders invent words in digital silence (pocketsphinx hears "in"): a silent chunk has none.
     const silent = isSilent(chunk.samples);
     if (!silent) heardSound = true;
-    const words = silent ? [] : await withHeartbeat(io, `chunk ${chunk.index}`, seconds(chunk.samples.length), facts.durationS ? startS / facts.durationS : 0,
-      () => recognizer.recognize(chunk.samples, startS, io.signal));
-    if (io.signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
     const endS = seconds(chunk.startSample + chunk.samples.length);
+    const span = { chunkS: endS - startS, startRatio: facts.durationS ? startS / facts.durationS : 0, endRatio: facts.durationS ? Math.min(1, endS / facts.durationS) : 0 };
+    const words = silent ? [] : await withHeartbeat(io, input.progressEveryMs ?? HEARTBEAT_MS, `chunk ${chunk.index}`, span, meter, () => recognizer.recognize(chunk.samples, startS, io.signal));
+    if (io.signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
     checkpoint.chunks.push({ index: chunk.index, startS, endS, words });
     checkpoint.nextSample = chunk.startSample + chunk.samples.length;
     store.save(checkpoint);
