@@ -1,9 +1,12 @@
 // The Library and the item page in Debian's Chromium against `backlot serve`: an empty library's
 // first run and its demo library, adding a folder through the dialog by keyboard alone (focus kept
 // and returned), items listed by title with their states, the filters, the arrow keys through the
-// list, and an item's page: its player (play, pause with the space bar, speed) and each operation's
-// state in a sentence. axe-core finds nothing serious on any of these views.
+// list, an item's page: its player (play, pause with the space bar, speed) and each operation's
+// state in a sentence, and an ill-formed feed's note shown with its channel (docs/feeds.md).
+// axe-core finds nothing serious on any of these views.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { api, launchChromium, mediaFolder, newPage, screenshot, seriousViolations, startServe, tempDir, type Serve, E2E_TEST_TIMEOUT_MS } from './support';
@@ -191,5 +194,40 @@ describe('the library of a folder added from the window', () => {
     await screenshot(page, 'item');
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('shows the note an ill-formed feed left with its channel, and none for a channel without one', async () => {
+    // A feed with mis-nested markup, served from loopback: read leniently, its note kept (issue 21 item 1).
+    const feed = '  <?xml version="1.0"?>\n<rss><channel><title>Bozo radio</title>\n<item><guid>1</guid><title>Odd one</title><description><p><em>x</p></em></description></item>\n<item><guid>2</guid><title>Odd two</title></item>';
+    const server = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/rss+xml' }); res.end(feed); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bozo.xml`;
+      const bozo = (await api<{ channel: { id: string; title: string; feedNote?: string } }>(serve, 'library.add', { source: url })).channel;
+      expect(bozo.feedNote).toMatch(/not well-formed XML \(line 3, column \d+/);
+
+      const { context, page, errors } = await newPage(browser);
+      await page.goto(serve.at(`#/library/${bozo.id}`));
+      const work = page.getByRole('region', { name: 'Work in Bozo radio' });
+      await work.waitFor();
+      const note = work.getByRole('note');
+      expect(await note.textContent()).toContain('The feed was not quite right when last read:');
+      expect(await note.textContent()).toContain(bozo.feedNote!);
+      expect(await note.isVisible()).toBe(true);
+      // The channel filter marks the channel too.
+      expect(await page.getByTestId('filter-channel').locator(`option[value="${bozo.id}"]`).textContent()).toMatch(/ · feed note$/);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // A folder has no note: none is shown, and its option carries no mark.
+      await page.getByTestId('filter-channel').selectOption(channel.id);
+      await page.getByRole('region', { name: `Work in ${channel.title}` }).waitFor();
+      expect(await page.getByTestId('feed-note').count()).toBe(0);
+      expect(await page.getByTestId('filter-channel').locator(`option[value="${channel.id}"]`).textContent()).not.toContain('feed note');
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -86,6 +86,8 @@ export const en = {
     noDuration: 'unknown length',
     channelWork: 'Work in {channel}',
     channelMeta: '{kind} · {items} items',
+    feedNote: 'The feed was not quite right when last read:',
+    feedNoteMark: 'feed note',
     kinds: { folder: 'Folder', feed: 'Feed', platform: 'Channel' },
     remove: 'Remove {channel}…',
     removeTitle: 'Remove {channel}?',

@@ -87,6 +87,8 @@ export const hu: Messages = {
     noDuration: 'ismeretlen hossz',
     channelWork: 'Munka itt: {channel}',
     channelMeta: '{kind} · {items} elem',
+    feedNote: 'A hírcsatorna legutóbbi olvasásakor hibás volt:',
+    feedNoteMark: 'megjegyzés',
     kinds: { folder: 'Mappa', feed: 'Hírcsatorna', platform: 'Csatorna' },
     remove: '{channel} eltávolítása…',
     removeTitle: 'Eltávolítod ezt: {channel}?',
