@@ -1,12 +1,13 @@
 // Issue 23 item 7: a key set through the CLI while `backlot serve` runs reaches the host as a change
 // through the API does: the remote lane's REMOTE_AUTH hold lifts and the next request carries the
 // new key (docs/security.md "Settings from another process"). All traffic stays on loopback.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiServer, type OpenAiServer } from '../../src-main/bench/openai-loopback';
 import { createDigestLibrary, type DigestLibrary } from './library';
 import { until } from '../reliability/fixtures/host';
+import { spawnServe } from '../shells/spawn-serve';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin', 'backlot.mjs');
@@ -27,20 +28,9 @@ afterEach(() => {
   lib = undefined;
 });
 
-function serve(dataDir: string): Promise<string> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--data', dataDir, '--port', '0', '--token', TOKEN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  child = proc;
-  let out = '';
-  let err = '';
-  proc.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
-  return new Promise((resolve, reject) => {
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    proc.once('exit', (code) => reject(new Error(`serve exited with ${code} before printing its URL; stderr: ${err}`)));
-  });
+async function serve(dataDir: string): Promise<string> {
+  const served = await spawnServe(['--data', dataDir, '--port', '0', '--token', TOKEN], process.env, (proc) => { child = proc; });
+  return served.url.origin;
 }
 
 interface Lane { lane: string; hold: { code: string; params?: Record<string, unknown> } | null }

@@ -3,20 +3,18 @@
 // foreign Origin) are refused even with the token; the token can come from a file or the
 // environment instead of `ps`-visible --token; every answer carries the CSP header; a malformed
 // %-escape is a 400.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { spawnServe } from './spawn-serve';
 import { createFixtureLibrary, type FixtureLibrary } from './library-fixture';
 import { tokenMatches } from '../../src-main/shells/headless/auth';
 import { hostNameOf } from '../../src-main/shells/headless/doors';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'bin/backlot.mjs');
 const TOKEN = 'doors-token-0123456789';
 
 const children = new Set<ChildProcess>();
@@ -34,21 +32,8 @@ interface Started { proc: ChildProcess; port: number; token: string; stderr: () 
 function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Started> {
   const lib = createFixtureLibrary(1);
   libraries.push(lib);
-  const proc = spawn(process.execPath, [BIN, 'serve', '--data', lib.dataDir, '--port', '0', '--no-dispatch', ...args], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_TOKEN: '', ...env },
-  });
-  children.add(proc);
-  let out = '';
-  let err = '';
-  proc.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
-  return new Promise((resolve, reject) => {
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)\n/.exec(out);
-      if (m) resolve({ proc, port: Number(m[1]), token: decodeURIComponent(m[2]), stderr: () => err });
-    });
-    proc.once('exit', (code) => reject(Object.assign(new Error(`serve exited ${code}: ${err}`), { code, stderr: err })));
-  });
+  return spawnServe(['--data', lib.dataDir, '--port', '0', '--no-dispatch', ...args], { ...process.env, BACKLOT_TOKEN: '', ...env }, (proc) => { children.add(proc); })
+    .then(({ proc, url, stderr }) => ({ proc, port: Number(url.port), token: url.searchParams.get('token')!, stderr }));
 }
 
 function refusedStart(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {

@@ -1,17 +1,15 @@
 // `backlot serve` restarted on the same data folder comes back on the same address (port and token
 // kept in the data folder, owner-only), so an open tab reconnects; a taken port gives a new one,
 // said on stderr, with the same token (docs/window.md "Restarting the headless shell").
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixtureLibrary, type FixtureLibrary } from './library-fixture';
 import { ADDRESS_FILE } from '../../src-main/shells/headless/remembered-address';
+import { spawnServe, type SpawnedServe } from './spawn-serve';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(root, 'bin/backlot.mjs');
 
 let lib: FixtureLibrary | undefined;
 let child: ChildProcess | undefined;
@@ -26,24 +24,12 @@ afterEach(async () => {
   lib = undefined;
 });
 
-interface Served { url: URL; proc: ChildProcess; stderr: () => string }
+type Served = SpawnedServe;
 
 function startServe(args: string[]): Promise<Served> {
   const env = { ...process.env };
   delete env.BACKLOT_TOKEN;
-  const proc = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child = proc;
-  let out = '';
-  let err = '';
-  proc.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
-  return new Promise((resolve, reject) => {
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)\n/.exec(out);
-      if (m) resolve({ url: new URL(m[1]), proc, stderr: () => err });
-    });
-    proc.once('exit', (code) => reject(new Error(`serve exited with ${code} before printing its URL; stderr: ${err}`)));
-  });
+  return spawnServe(args, env, (proc) => { child = proc; });
 }
 
 async function stop(served: Served): Promise<void> {
