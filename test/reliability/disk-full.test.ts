@@ -58,11 +58,21 @@ function libraryOnSmallDisk(files: number): { data: string; disk: string } {
   return { data, disk };
 }
 
-async function runToEnd(s: Served): Promise<Snapshot> {
-  return until('all work done', async () => {
-    const snap = await s.call<Snapshot>('snapshot.get');
-    return allDone(snap) ? snap : undefined;
-  }, 120_000, 100);
+async function runToEnd(s: Served, data?: string): Promise<Snapshot> {
+  let last: Snapshot | undefined;
+  try {
+    return await until('all work done', async () => {
+      last = await s.call<Snapshot>('snapshot.get');
+      return allDone(last) ? last : undefined;
+    }, 120_000, 100);
+  } catch (e) {
+    // What was left undone, for whoever reads the failure: the counts, the lanes, the work rows, the claims.
+    const db = data ? openDb(data) : null;
+    const rows = db?.prepare("SELECT operation, item_id, state, ready, claimed, attempts, deferral_kind, deferral_until, deferral_code FROM work WHERE state <> 'done'").all();
+    const claims = db?.prepare('SELECT * FROM claims').all();
+    db?.close();
+    throw new Error(`${(e as Error).message}\nsnapshot: ${JSON.stringify(last)}\nlanes: ${JSON.stringify(await lanes(s).catch(() => null))}\nwork: ${JSON.stringify(rows)}\nclaims: ${JSON.stringify(claims)}\nstderr: ${s.stderr()}`);
+  }
 }
 
 describe('a full disk', () => {
@@ -102,7 +112,7 @@ describe('a full disk', () => {
     const notices = s.stderr();
     expect(notices).not.toMatch(/INTERNAL/);
     fs.rmSync(filler);
-    const snap = await runToEnd(s);
+    const snap = await runToEnd(s, data);
     expect(allDone(snap)).toBe(true);
     await until('no run left open', () => ((db.prepare("SELECT COUNT(*) FROM runs WHERE outcome = 'running'").pluck().get() as number) === 0 ? true : undefined), 60_000, 50);
     expect(await s.stop()).toBe(0);
