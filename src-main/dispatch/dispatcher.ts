@@ -465,6 +465,9 @@ export class Dispatcher {
       this.host.notify({ kind: 'run-failed', at: this.host.now(), code: result.code, params: { ...result.params, operation: unit.operation, item: unit.itemId, run: unit.runId }, target: { view: 'runs', run: unit.runId } });
     }
     if (result.outcome === 'done' && unit.operation === 'download') void this.disk.refresh();
+    // Units started between the disk filling and the host's own write failing would each meet the
+    // full disk in turn: an engine that says so holds every lane now (docs/reliability.md).
+    if (result.outcome === 'failed' && result.code === 'DISK_FULL' && this.diskFull.confirmedByProbe()) this.enterDiskFull();
     this.wake();
     return true;
   }

@@ -31,6 +31,16 @@ export class DiskFullState {
     return fresh;
   }
 
+  /**
+   * An engine said its volume is full: true when the library's volume really is at or under the
+   * resume threshold (then the host holds at once, rather than waiting for its own next write to
+   * fail, which may be long when the database still has room in its journal).
+   */
+  confirmedByProbe(): boolean {
+    const free = this.probe(this.dir);
+    return free !== null && free <= this.resumeAboveBytes();
+  }
+
   /** Reads the free space again; true when there is room again and the state was left. */
   recheck(): boolean {
     if (!this.full) return false;

@@ -124,6 +124,8 @@ describe('a full disk', () => {
     for (const o of outputs) expect(fs.statSync(o.output_path).size).toBe(o.output_bytes);
     const done = db.prepare("SELECT SUM(items_done) FROM runs WHERE operation <> 'channel-digest'").pluck().get();
     expect(done).toBe(6 * 5);
+    // A full disk is never an item's fault: no attempt was counted against any work.
+    expect(db.prepare('SELECT COUNT(*) FROM work WHERE attempts > 0').pluck().get()).toBe(0);
     db.close();
   });
 

@@ -30,6 +30,13 @@ process.stdin.on('data', (chunk) => {
   if (newline < 0) return;
   job = JSON.parse(received.slice(0, newline));
   run(job).catch((e) => {
+    // A full volume is said the way the production programs say it (program-kit.ts): DISK_FULL,
+    // not this item's fault, so the host holds instead of counting an attempt.
+    if (e?.code === 'ENOSPC') {
+      send({ type: 'error', code: 'DISK_FULL', params: { errno: 'ENOSPC' }, diagnostic: String(e?.message ?? e) });
+      finish();
+      return;
+    }
     process.stderr.write(`test engine failed: ${e?.stack ?? e}\n`);
     process.exit(70);
   });
