@@ -72,6 +72,7 @@ export class Arbiter {
     this.lanes = sortLanes(config.lanes.map((l) => l.queueKey)).map((k) => ({ ...config.lanes.find((l) => l.queueKey === k)! }));
     this.slots = new SlotTable(this.lanes);
     this.leaves = new LeafCandidates(host.work, this.candidates, memo, (lane) => this.bindingsOn(lane), this.slots);
+    this.leaves.announcedRoom = () => this.announcedRoomBytes();
     this.due = new DueTimes(db, host.work);
     this.trees = new TreeCache(db, () => this.laneKeys());
     this.outcomes = new UnitOutcomes(host, this.due, () => this.config.retry);
@@ -214,6 +215,18 @@ export class Arbiter {
   currentDiskMode(): DiskMode {
     if (!this.config.disk) return 'open';
     return diskMode(this.config.disk.probe.freeBytes(), this.slots.reserved().bytes, this.config.disk.thresholds);
+  }
+
+  /**
+   * After an ENOSPC shut the disk gate for unknown sizes: what a download whose size was announced
+   * may still use, past what running units reserved and the gate's margin (docs/acquisition.md).
+   */
+  private announcedRoomBytes(): number | null {
+    const disk = this.config.disk;
+    const room = disk?.probe.announcedRoom?.();
+    if (!disk || room === null || room === undefined) return null;
+    const left = room - this.slots.reserved().bytes - disk.thresholds.shutBelowBytes;
+    return left > 0 ? left : null;
   }
 
   spentUsd(now: number): number {

@@ -30,6 +30,7 @@ export class CandidateQueries {
   private readonly inList: Record<IndexedOrder, Statement>;
   private readonly reachableByChannel: Statement;
   private readonly aheadCount: Record<IndexedOrder, Statement>;
+  private readonly announced: Record<IndexedOrder, Statement>;
 
   constructor(db: Db) {
     const make = (order: IndexedOrder, index: string, extra: string) => db.prepare(
@@ -63,6 +64,15 @@ export class CandidateQueries {
       `SELECT channel_id AS channelId, SUM(n) AS n FROM work_counts
         WHERE operation IN (SELECT value FROM json_each(?)) AND state IN ('missing', 'stale') AND n > 0
         GROUP BY channel_id`);
+    const announced = (order: IndexedOrder) => db.prepare(
+      `SELECT w.operation, w.item_id AS itemId, w.channel_id AS channelId, w.published_at AS publishedAt,
+              w.duration_s AS durationS, w.reachable_since AS reachableSince
+         FROM work w JOIN items i ON i.id = w.item_id
+        WHERE w.operation = @op AND w.ready = 1 AND w.published_at >= @min
+          AND i.enclosure_length > 0 AND i.enclosure_length <= @max
+          AND (@list IS NULL OR w.channel_id IN (SELECT value FROM json_each(@list)))
+        ORDER BY ${ORDER_SQL[order].split(', ').map((c) => `w.${c}`).join(', ')} LIMIT 1`);
+    this.announced = { newest: announced('newest'), oldest: announced('oldest'), cheapest: announced('cheapest') };
     const ahead = (cond: string) => db.prepare(
       `SELECT COUNT(*) AS n FROM work WHERE operation = @op AND ready = 1 AND published_at >= @minPublished
          AND (@list IS NULL OR channel_id IN (SELECT value FROM json_each(@list))) AND (${cond})`);
@@ -71,6 +81,15 @@ export class CandidateQueries {
       oldest: ahead('published_at < @key OR (published_at = @key AND item_id < @item)'),
       cheapest: ahead('duration_s < @key OR (duration_s = @key AND item_id < @item)'),
     };
+  }
+
+  /**
+   * Best ready item of one operation whose source announced a size of at most `maxBytes`: the
+   * disk gate's one exception after an ENOSPC (docs/acquisition.md "The disk"). Rare, so a scan of
+   * the operation's ready rows, unremembered.
+   */
+  bestAnnounced(op: OperationId, channels: readonly string[] | null, order: IndexedOrder, minPublished: number, maxBytes: number): Candidate | undefined {
+    return this.announced[order].get({ op, list: channels === null ? null : JSON.stringify(channels), min: minPublished, max: maxBytes }) as Candidate | undefined;
   }
 
   /** Best ready item of one operation within a channel set (null = every channel). */

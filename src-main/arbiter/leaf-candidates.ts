@@ -50,8 +50,37 @@ export class LeafCandidates {
     return list;
   }
 
+  /**
+   * While the disk gate is not open after an ENOSPC: the free bytes a download whose size was
+   * announced may still use, or null (set by the arbiter; docs/acquisition.md "The disk").
+   */
+  announcedRoom: () => number | null = () => null;
+
   /** The leaf's best runnable item on the lane, in the leaf's order. */
   leafCandidate(leaf: CompiledNode, lane: string, now: number, disk: DiskMode): Candidate | undefined {
+    const c = this.gatedCandidate(leaf, lane, now, disk);
+    if (disk === 'open') return c;
+    const room = this.announcedRoom();
+    return room === null ? c : this.withAnnouncedFitting(leaf, lane, now, room, c);
+  }
+
+  /**
+   * The gate holds media writers, but one whose announced size fits the free space may run: the
+   * failed download of unknown size heads its leaf again, so the leaf's best announced one that
+   * fits is looked for past it, and the better of the two in the leaf's order wins.
+   */
+  private withAnnouncedFitting(leaf: CompiledNode, lane: string, now: number, room: number, best: Candidate | undefined): Candidate | undefined {
+    const order = leaf.order === 'heaviest' ? 'newest' : leaf.order;
+    const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;
+    const writers = this.leafOperations(leaf, lane, 'open').filter((b) => operationSpec(b.operation).writesMedia);
+    for (const b of writers) {
+      const c = this.queries.bestAnnounced(b.operation, leaf.channels, order, minPublished, room);
+      if (c && (!best || compareWithin(order, c, best) < 0)) best = c;
+    }
+    return best;
+  }
+
+  private gatedCandidate(leaf: CompiledNode, lane: string, now: number, disk: DiskMode): Candidate | undefined {
     const bindings = this.leafOperations(leaf, lane, disk);
     if (bindings.length === 0) return undefined;
     const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;

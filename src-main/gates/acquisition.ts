@@ -52,6 +52,15 @@ export class ShortfallProbe implements DiskProbe {
     }
   }
 
+  /**
+   * The shortfall guards against refilling the disk with sizes nobody knows; a download whose size
+   * was announced can be checked against the space really free (issue 23 item 12).
+   */
+  announcedRoom(): number | null {
+    if (this.floor === null || this.pending) return null;
+    return this.inner.freeBytes();
+  }
+
   shortfall(): { floorBytes: number; needBytes: number } | null {
     return this.floor === null && !this.pending ? null : { floorBytes: this.floor ?? 0, needBytes: this.need };
   }

@@ -15,6 +15,9 @@ export function freeBytesAt(dir: string): number | null {
   }
 }
 
+/** Less than this free and an engine's DISK_FULL is the whole volume's: nothing can be written. */
+export const FULL_BELOW_BYTES = 1024 * 1024;
+
 export class DiskFullState {
   private full: { path: string; freeBytes: number | null; since: number } | null = null;
 
@@ -32,13 +35,14 @@ export class DiskFullState {
   }
 
   /**
-   * An engine said its volume is full: true when the library's volume really is at or under the
-   * resume threshold (then the host holds at once, rather than waiting for its own next write to
-   * fail, which may be long when the database still has room in its journal).
+   * An engine said its volume is full: true when the library's volume really has next to nothing
+   * left (then the host holds at once, rather than waiting for its own next write to fail, which
+   * may be long when the database still has room in its journal). A download that met ENOSPC on a
+   * volume with room left is the disk gate's business (its shortfall), not a full disk.
    */
   confirmedByProbe(): boolean {
     const free = this.probe(this.dir);
-    return free !== null && free <= this.resumeAboveBytes();
+    return free !== null && free < FULL_BELOW_BYTES;
   }
 
   /** Reads the free space again; true when there is room again and the state was left. */

@@ -13,6 +13,11 @@ export interface DiskThresholds {
 /** Free space of the library volume in bytes, or null when it cannot be read (no constraint). */
 export interface DiskProbe {
   freeBytes(): number | null;
+  /**
+   * After an ENOSPC the gate reads as shut for downloads of unknown size; this is the free space a
+   * download whose source announced its size may still use (null: no such shortfall now).
+   */
+  announcedRoom?(): number | null;
 }
 
 export function diskMode(freeBytes: number | null, reservedBytes: number, t: DiskThresholds): DiskMode {

@@ -19,7 +19,7 @@ afterAll(() => {
 });
 
 describe('a disk that fills mid-download', () => {
-  it('removes the partial, requeues the item, shuts the gate, notifies, and loses nothing else', async () => {
+  it('removes the partial, requeues the item, shuts the gate, notifies, and loses nothing else', { timeout: 240_000 }, async () => {
     const data = tempDir('tmpfs');
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', data]);
     mounts.push(data);
@@ -74,6 +74,62 @@ describe('a disk that fills mid-download', () => {
       expect(fs.readFileSync(app.host.library.item(smallItem.id)!.media_path!).equals(small)).toBe(true);
       expect(app.host.db.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(notices.filter((n) => n.kind === 'disk-gate-shut')).toHaveLength(1);
+    } finally {
+      await app.close();
+      await server.close();
+    }
+  });
+  it('after the ENOSPC, an episode whose announced size fits still downloads while the unknown size waits (issue 23 item 12)', { timeout: 240_000 }, async () => {
+    const data = tempDir('tmpfs');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', data]);
+    mounts.push(data);
+    createLibrary(data);
+    const server = await startServer();
+    const small = randomBytes(300_000);
+    server.route('/m/small.mp3', serveBytes(small));
+    server.route('/m/huge.mp3', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'audio/mpeg' });
+      const chunk = randomBytes(1 << 20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 40) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('error', () => undefined);
+      pump();
+    });
+    // The unannounced one is the newest: it goes first, fails, and heads the leaf again.
+    server.route('/feed.xml', serveText(rss('Full', [
+      { guid: 'huge', title: 'huge', url: `${server.url}/m/huge.mp3`, pubDate: 'Tue, 02 Jan 2024 10:00:00 GMT' },
+      { guid: 'small', title: 'small', url: `${server.url}/m/small.mp3`, length: small.length, pubDate: 'Mon, 01 Jan 2024 10:00:00 GMT' },
+    ])));
+    for (const [k, v] of [['politeness.minIntervalS', '0'], ['diskGate.shutBelowBytes', '0'], ['diskGate.drainingBelowBytes', '0'], ['lanes.download.slots', '1']]) {
+      expect((await cli(['settings', 'set', k, v, '--data', data])).stderr).toBe('');
+    }
+    const added = await cli(['library', 'add', `${server.url}/feed.xml`, '--data', data, '--json']);
+    expect(added.stderr).toBe('');
+    const channel = (JSON.parse(added.stdout) as { channel: { id: string } }).channel.id;
+    const app = await dispatchingApp(data);
+    const notices: HostNotice[] = [];
+    app.host.onEvent((e) => { if (typeof e === 'object' && e.event === 'notice') notices.push(e.notice); });
+    try {
+      await whenHost(app, 'the disk-gate-shut notice', () => notices.find((n) => n.kind === 'disk-gate-shut'), 90_000);
+      const items = app.host.library.itemsOfChannel(channel);
+      const huge = items.find((i) => i.title === 'huge')!;
+      const smallItem = items.find((i) => i.title === 'small')!;
+      await whenHost(app, 'the announced episode downloaded', () => (app.host.work.row('download', smallItem.id)!.state === 'done' ? true : undefined), 90_000);
+      expect(fs.readFileSync(app.host.library.item(smallItem.id)!.media_path!).equals(small)).toBe(true);
+      // The unknown size still waits for space, requeued with no attempt counted, and the gate stays shut for it.
+      await whenHost(app, 'the huge item requeued', () => (app.host.work.row('download', huge.id)!.claimed === 0 ? true : undefined));
+      const row = app.host.work.row('download', huge.id)!;
+      expect(row).toMatchObject({ state: 'missing', attempts: 0 });
+      const arbiter = await app.dispatcher.prepare();
+      expect(arbiter.currentDiskMode()).toBe('shut');
+      expect(explain(app.host, arbiter, huge.id, 'download', app.host.now()).reason).toEqual({ code: 'DISK_GATE', params: { mode: 'shut' } });
+      expect(app.host.db.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {
       await app.close();
       await server.close();
