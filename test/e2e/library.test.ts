@@ -119,6 +119,9 @@ describe('the library of a folder added from the window', () => {
 
     // Each row's badges say each operation's state in words.
     const first = page.locator('.item-row[data-index="0"]');
+    // A channel name the column cuts is still readable whole, on hover (issue 20 item 10).
+    expect(await first.locator('.item-channel').getAttribute('title')).toBe(channel.title);
+    expect(await first.locator('.item-title').getAttribute('title')).toBe('A walk in the park');
     expect(await first.locator('.state-badge[data-operation="download"] .visually-hidden').textContent()).toBe('Download: Done');
     expect(await first.locator('.state-badge[data-operation="transcribe"] .visually-hidden').textContent()).toBe('Transcribe: Missing');
     expect(await first.locator('.state-badge[data-operation="digest"] .visually-hidden').textContent()).toBe('Digest: Waiting');
