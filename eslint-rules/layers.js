@@ -12,7 +12,7 @@ export const LAYERS = [
   ['host'],
   ['gates', 'policy', 'settings', 'runs', 'models', 'transcripts', 'speakers', 'pools'],
   ['arbiter'],
-  ['engines', 'dispatch', 'digest', 'worker', 'transport'],
+  ['engines', 'dispatch', 'digest', 'worker'],
   ['explain', 'sim', 'bench'],
   ['api'],
   ['shells', 'cli', 'preload'],

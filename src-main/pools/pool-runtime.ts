@@ -1,6 +1,9 @@
-// What the arbiter knows of pools (docs/pools.md "A unit on a worker"): which pool lanes exist,
-// their slots and whether they can take work now. Running a unit there is engines/pool-launch.ts.
+// The seam between the arbiter's pool lanes and the transport that runs their units on workers
+// (docs/pools.md "A unit on a worker"): the arbiter asks which pool lanes exist and whether they can
+// take work; the executor hands a claimed unit of a pool lane to `run` instead of a local process.
 import type { LaneKey } from '../../src-shared/catalog/lanes';
+import type { EngineOutcome } from '../engines/runner';
+import type { InProcessIo, JobContext } from '../engines/adapter';
 
 /** One live worker as its heartbeat describes it (the lanes page and `backlot lanes` show these). */
 export interface PoolWorkerInfo {
@@ -33,10 +36,26 @@ export interface PoolLaneState {
   workers: PoolWorkerInfo[];
 }
 
-/** What the arbiter reads about pools: their lanes now, and a call when that may have changed. */
-export interface PoolLanes {
+/** One claimed unit of a pool lane, handed to the transport. */
+export interface PoolUnitRequest {
+  pool: string;
+  lane: LaneKey;
+  /** The claim's key and token: the fences a late result is checked against. */
+  unitKey: string;
+  claimToken: string;
+  engineId: string;
+  /** The job as the host prepared it; its outputDir is `<data>/.backlot-tmp/<jobId>`, where the door puts uploads. */
+  job: JobContext;
+}
+
+export interface PoolRuntime {
   /** Every pool lane with its slots and hold, from the pools table and the workers' heartbeats. */
   lanes(): PoolLaneState[];
+  /**
+   * Runs one unit on a worker; resolves once the outputs the outcome names are in job.outputDir.
+   * Never rejects: a lost worker, a refused fence or a dead transport is an EngineFailure with its code.
+   */
+  run(request: PoolUnitRequest, io: InProcessIo): Promise<EngineOutcome>;
   /** Called when lanes() may have changed (a worker came or went, the transport went down). */
   onChange(listener: () => void): () => void;
   close(): Promise<void>;
