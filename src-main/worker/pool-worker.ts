@@ -16,6 +16,7 @@ import { defaultSettings } from '../../src-shared/settings/settings-schema';
 import { readJoinFile, type JoinFile } from '../pools/join-file';
 import type { PathMap } from '../pools/pool-spec';
 import { bullConnection, bullOptions, workerPlace } from '../pools/transport/connections';
+import { redisError } from '../pools/redis-client';
 import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
 import { buildEngineRegistry, type EngineRegistry } from '../engines/registry';
 import type { EngineProfile, JobContext } from '../engines/adapter';
@@ -92,10 +93,12 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     else outOfService.push({ lane, code: ready.code, message: ready.message });
   }
 
+  await checkDoorToken(join);
   const place = workerPlace(join);
-  const client = new Redis(bullConnection(place, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }));
-  client.on('error', () => undefined);
-  const subscriber = new Redis(bullConnection(place));
+  const client = new Redis(bullConnection(place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
+  let lastError: unknown = null;
+  client.on('error', (e) => { lastError = e; });
+  const subscriber = new Redis(bullConnection(place, { lazyConnect: true }));
   subscriber.on('error', () => undefined);
   const running = new Map<string, AbortController>();
   const busy = new Map<LaneKey, number>();
@@ -113,12 +116,15 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
   });
   const writeBeat = () => client.set(heartbeatKey(join.pool, id), JSON.stringify(beat()), 'PX', leaseMs).catch(() => undefined);
   try {
+    await client.connect().catch((e: unknown) => { throw lastError ?? e; });
     await client.set(heartbeatKey(join.pool, id), JSON.stringify(beat()), 'PX', leaseMs);
+    await subscriber.connect();
     await subscriber.subscribe(cancelChannel(join.pool));
   } catch (e) {
     client.disconnect();
     subscriber.disconnect();
-    throw isBacklotError(e) ? e : new BacklotError('TRANSPORT_UNREACHABLE', `The pool's Redis cannot be reached: ${String((e as Error)?.message ?? e)}; run backlot worker check --join ${options.joinFile}.`);
+    const err = isBacklotError(e) ? e : redisError(e, join.redis.url);
+    throw new BacklotError(err.code === 'TRANSPORT_AUTH_FAILED' ? 'POOL_AUTH_FAILED' : err.code, `${err.message} (backlot worker check --join ${options.joinFile} says more.)`, err.params);
   }
   subscriber.on('message', (_channel: string, jobId: string) => running.get(jobId)?.abort());
   const timer = setInterval(() => { void writeBeat(); }, Math.max(1000, Math.floor(leaseMs / 3)));
@@ -235,6 +241,20 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       return closing;
     },
   };
+}
+
+/** A refused door token means this join file is stale (rotated, removed): no unit could be fetched, so the worker does not start. */
+async function checkDoorToken(join: JoinFile): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(new URL(`/worker/v1/pools/${encodeURIComponent(join.pool)}/hello`, join.door.url), { headers: { authorization: `Bearer ${join.door.token}` }, signal: AbortSignal.timeout(10_000) });
+  } catch {
+    // The host may be starting or away for a moment; units wait in the queue meanwhile.
+    return;
+  }
+  if (res.status === 401) {
+    throw new BacklotError('DOOR_TOKEN_INVALID', `The worker door at ${join.door.url} refused pool ${join.pool}'s token; the token was rotated or the pool removed (copy the new join file here).`);
+  }
 }
 
 async function sha256(file: string): Promise<string> {

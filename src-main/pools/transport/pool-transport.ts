@@ -95,6 +95,7 @@ export class PoolTransport implements PoolRuntime {
       conn.view.record = record;
       if (!conn.client) continue;
       try {
+        if (conn.client.status === 'wait') await conn.client.connect();
         conn.view.workers = await readHeartbeats(conn.client, record.name);
         conn.view.down = null;
       } catch (e) {
@@ -123,7 +124,7 @@ export class PoolTransport implements PoolRuntime {
     this.conns.set(record.name, conn);
     try {
       conn.place = this.options.place ? this.options.place(record) : hostPlace(this.options.settings!, record);
-      conn.client = new Redis(bullConnection(conn.place, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }));
+      conn.client = new Redis(bullConnection(conn.place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
       conn.client.on('error', () => undefined);
     } catch (e) {
       conn.view.down = { code: isBacklotError(e) ? e.code : 'TRANSPORT_FAILED', message: String((e as Error)?.message ?? e) };
