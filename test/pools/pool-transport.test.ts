@@ -9,15 +9,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { openDatabase, type Db } from '../../src-main/db/connection';
 import { SettingsStore } from '../../src-main/settings/settings-store';
 import { PoolAdmin } from '../../src-main/pools/pool-admin';
 import { readJoinFile, writeJoinFile } from '../../src-main/pools/join-file';
 import { openWorkerDoor, type WorkerDoor } from '../../src-main/pools/worker-door/door-server';
 import { PoolTransport } from '../../src-main/pools/transport/pool-transport';
-import { bullOptions } from '../../src-main/pools/transport/connections';
-import { poolBullPrefix } from '../../src-main/pools/transport/job-schema';
+import { bullOptions, workerPlace } from '../../src-main/pools/transport/connections';
+import { RESULT_FORMAT, poolBullPrefix, type PoolJob, type PoolResult } from '../../src-main/pools/transport/job-schema';
 import type { PoolLaneState } from '../../src-main/pools/pool-runtime';
 import { TEMP_DIR_NAME, prepareTemporaryOutputDir } from '../../src-main/engines/commit-output';
 import { defaultOutputDir } from '../../src-main/engines/executor';
@@ -133,7 +133,7 @@ function lineOf(re: RegExp, limitMs = 60_000): Promise<{ worker: (typeof workers
 
 const channel: ChannelRecord = { id: 'ch-1', kind: 'folder', platform: 'local', title: 'Channel', source: '/nowhere', sync_interval_s: null, last_sync_at: null, settings_json: '{}', created_at: 1, removed_at: null };
 
-async function unitJob(itemId: string): Promise<JobContext> {
+async function unitJob(itemId: string, tag = 'run1'): Promise<JobContext> {
   const media = path.join(lib, 'media', `${itemId} episode.opus`);
   fs.mkdirSync(path.dirname(media), { recursive: true });
   fs.writeFileSync(media, crypto.randomBytes(200_000 + itemId.length));
@@ -141,7 +141,7 @@ async function unitJob(itemId: string): Promise<JobContext> {
   fs.mkdirSync(path.dirname(transcript), { recursive: true });
   fs.writeFileSync(transcript, JSON.stringify({ item: itemId }));
   const item: ItemRecord = { id: itemId, channel_id: channel.id, external_id: itemId, title: itemId, published_at: 1, duration_s: 60, media_path: media, size_bytes: 200_000, mtime_ms: 1, fingerprint: null, media_state: 'local' };
-  const jobId = `run1-digest-${itemId}`;
+  const jobId = `${tag}-digest-${itemId}`;
   return {
     env, jobId, outputDir: await prepareTemporaryOutputDir(lib, jobId), operation: 'digest', channel, item,
     inputs: { download: media, transcribe: transcript }, attempts: 0, defaultOutputDir: defaultOutputDir(lib, channel.id, itemId, 'digest'), budgetUsd: null,
@@ -178,6 +178,40 @@ function settleLikeExecutor(job: JobContext, outcome: EngineOutcome): void {
   fs.rmSync(job.outputDir, { recursive: true, force: true });
 }
 
+describe('the fences against what a worker answers', () => {
+  it('refuses a forged claim token, outputs never uploaded, names that are paths and answers of the wrong shape', async () => {
+    // A worker of pool seedbox that lies in each way a compromised one could, with seedbox's own credentials.
+    const { join } = readJoinFile(seedboxJoin);
+    const lies: Record<string, (data: PoolJob) => unknown> = {
+      'forged-claim': (d) => answer(d, { claimToken: 'someone-else' }),
+      'not-uploaded': (d) => answer(d, { outcome: { ok: true, outputs: [{ name: 'output', file: 'output.bin', uploaded: 'uffff-output.bin', bytes: 3, sha256: '0'.repeat(64) }], metadata: {} } }),
+      'path-name': (d) => answer(d, { outcome: { ok: true, outputs: [{ name: 'output', file: '../../escape.bin', uploaded: 'u1-output.bin', bytes: 3, sha256: '0'.repeat(64) }], metadata: {} } }),
+      'bad-shape': () => ({ format: 'anything', run: 'rm -rf /' }),
+    };
+    const forger = new Worker('cpu', async (job) => lies[(job.data as PoolJob).unitKey](job.data as PoolJob), { connection: bullOptions(workerPlace(join)), prefix: poolBullPrefix('seedbox'), concurrency: 4 });
+    try {
+      const expected: Record<string, string> = { 'forged-claim': 'POOL_FENCE_REFUSED', 'not-uploaded': 'POOL_OUTPUT_REFUSED', 'path-name': 'POOL_RESULT_INVALID', 'bad-shape': 'POOL_RESULT_INVALID' };
+      for (const [unitKey, code] of Object.entries(expected)) {
+        const job = await unitJob(`item-${unitKey}`, 'forged');
+        const outcome = await transport.run({ pool: 'seedbox', lane: 'cpu', unitKey, claimToken: 'claim-real', engineId: 'test', job }, io());
+        expect(outcome).toMatchObject({ ok: false, code });
+        settleLikeExecutor(job, outcome);
+      }
+    } finally {
+      await forger.close();
+    }
+    expect(Object.values(await jobCounts('seedbox')).every((n) => n === 0)).toBe(true);
+    expect(fs.existsSync(path.join(lib, 'escape.bin'))).toBe(false);
+  }, LONG);
+});
+
+function answer(d: PoolJob, over: Partial<PoolResult>): PoolResult {
+  return {
+    format: RESULT_FORMAT, jobId: d.jobId, unitKey: d.unitKey, claimToken: d.claimToken, worker: { id: 'forger', host: 'forger', version: '0' },
+    engine: { id: 'test', fingerprint: 'x' }, logs: [], diagnostic: '', outcome: { ok: false, code: 'NEVER', params: {} }, ...over,
+  };
+}
+
 describe('units of a pool lane on two backlot worker processes', () => {
   it('shows the lane with both workers, runs every unit once with the local bytes, and leaves nothing behind', async () => {
     const lanes = await lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@studio' && l.workers.length === 2 && l.hold === null));
@@ -185,7 +219,7 @@ describe('units of a pool lane on two backlot worker processes', () => {
     // Seedbox has no worker: offline, with its declared slot.
     expect(lanes.find((l) => l.queueKey === 'cpu@seedbox')).toMatchObject({ slots: 1, hold: { code: 'POOL_OFFLINE' } });
 
-    const jobs = await Promise.all(['item-a', 'item-b', 'item-c', 'item-d', 'item-e', 'item-f'].map(unitJob));
+    const jobs = await Promise.all(['item-a', 'item-b', 'item-c', 'item-d', 'item-e', 'item-f'].map((id) => unitJob(id)));
     const outcomes = await Promise.all(jobs.map((job, i) => transport.run({ pool: 'studio', lane: 'cpu', unitKey: `digest:${job.item!.id}`, claimToken: `claim-${i}`, engineId: 'test', job }, io())));
     for (const [i, outcome] of outcomes.entries()) {
       expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
@@ -230,6 +264,20 @@ describe('units of a pool lane on two backlot worker processes', () => {
       expect(said).toContain(code);
       expect(ended).toBe(1);
     }
+  }, LONG);
+
+  it('cancels a unit a worker runs when the host gives it up, and removes its job', async () => {
+    const job = await unitJob(SLOW_ITEM, 'run2');
+    const abort = new AbortController();
+    const running = transport.run({ pool: 'studio', lane: 'cpu', unitKey: `digest:${SLOW_ITEM}`, claimToken: 'claim-cancelled', engineId: 'test', job }, io(abort.signal));
+    await lineOf(new RegExp(`took ${job.jobId} `));
+    abort.abort();
+    expect(await running).toMatchObject({ ok: false, code: 'ENGINE_CANCELLED' });
+    // The worker stops the engine and answers; the host removes the job then.
+    await transport.settled();
+    expect(Object.values(await jobCounts('studio')).every((n) => n === 0)).toBe(true);
+    settleLikeExecutor(job, await running);
+    for (const w of workers) w.out.splice(0);
   }, LONG);
 
   it('hands a unit whose worker is killed mid-job to the other worker, which finishes it exactly once', async () => {

@@ -56,6 +56,8 @@ export class PoolTransport implements PoolRuntime {
   private readonly conns = new Map<string, Conn>();
   private readonly waiters = new Map<string, Waiter>();
   private readonly listeners = new Set<() => void>();
+  private readonly idle = new Set<() => void>();
+  private removing = 0;
   private states: PoolLaneState[] = [];
   private last = '';
   private timer: NodeJS.Timeout | null = null;
@@ -76,6 +78,19 @@ export class PoolTransport implements PoolRuntime {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once no job is followed any more (cancelled ones included: they are removed at their end). */
+  settled(): Promise<void> {
+    if (this.waiters.size === 0 && this.removing === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.add(resolve));
+  }
+
+  private forget(jobId: string): void {
+    this.waiters.delete(jobId);
+    if (this.waiters.size > 0 || this.removing > 0) return;
+    for (const resolve of [...this.idle]) resolve();
+    this.idle.clear();
   }
 
   /** Reads the pools and their heartbeats now (the poll does it every pollMs); resolves once lanes() holds the result. */
@@ -200,7 +215,7 @@ export class PoolTransport implements PoolRuntime {
       await withTimeout(this.eventsOf(conn, request.lane), ADD_TIMEOUT_MS);
       await withTimeout(queue.add(job.operation, data, { jobId: job.jobId, attempts: 1, removeOnComplete: false, removeOnFail: false }), ADD_TIMEOUT_MS);
     } catch (e) {
-      this.waiters.delete(job.jobId);
+      this.forget(job.jobId);
       revoke();
       return failure('POOL_TRANSPORT_DOWN', { pool: record.name }, String((e as Error)?.message ?? e));
     }
@@ -234,9 +249,14 @@ export class PoolTransport implements PoolRuntime {
     }
     if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return;
     if (this.waiters.get(jobId) !== w) return;
+    // Claimed by this call (a second settle of the same job stops above), then removed from Redis.
+    this.removing++;
     this.waiters.delete(jobId);
     try { await job?.remove(); } catch { /* gone already */ }
+    await conn.client?.del(cancelKey(w.pool, jobId)).catch(() => undefined);
+    this.removing--;
     w.end(job ?? null);
+    this.forget(jobId);
   }
 
   /** The host gives a unit up: a waiting job is removed; one a worker runs is cancelled there, and removed once it ends. */
@@ -248,7 +268,8 @@ export class PoolTransport implements PoolRuntime {
       const job = await Job.fromId(this.queueOf(conn, lane), jobId);
       if (job && (await job.getState()) !== 'active') {
         await job.remove();
-        this.waiters.delete(jobId);
+        await conn.client!.del(cancelKey(conn.record.name, jobId));
+        this.forget(jobId);
       }
     } catch {
       // Locked by its worker: the worker hears the cancel, and settle() removes the job at its end.
@@ -290,8 +311,10 @@ export class PoolTransport implements PoolRuntime {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.ticking?.catch(() => undefined);
-    for (const w of this.waiters.values()) w.end('closed');
-    this.waiters.clear();
+    for (const [jobId, w] of [...this.waiters]) {
+      w.end('closed');
+      this.forget(jobId);
+    }
     await Promise.all([...this.conns.values()].map((c) => this.drop(c)));
   }
 
