@@ -13,6 +13,7 @@ import { Queue, Worker } from 'bullmq';
 import { openDatabase, type Db } from '../../src-main/db/connection';
 import { SettingsStore } from '../../src-main/settings/settings-store';
 import { PoolAdmin } from '../../src-main/pools/pool-admin';
+import { PoolStore } from '../../src-main/pools/pool-store';
 import { readJoinFile, writeJoinFile } from '../../src-main/pools/join-file';
 import { openWorkerDoor, type WorkerDoor } from '../../src-main/pools/worker-door/door-server';
 import { PoolTransport } from '../../src-main/pools/transport/pool-transport';
@@ -177,6 +178,32 @@ function settleLikeExecutor(job: JobContext, outcome: EngineOutcome): void {
   if (outcome.ok) expect(fs.readdirSync(job.outputDir).sort()).toEqual(outcome.outputs.map((o) => path.basename(o.path)).sort());
   fs.rmSync(job.outputDir, { recursive: true, force: true });
 }
+
+describe('the transport itself', () => {
+  it('touches no Redis while no pool exists, and holds every lane with POOL_TRANSPORT_DOWN when Redis cannot be reached', async () => {
+    const other = openDatabase(path.join(root, 'no-pools.sqlite'));
+    let asked = 0;
+    const idle = new PoolTransport({ pools: new PoolStore(other), tickets: door.tickets, place: () => { asked++; throw new Error('no pool, no Redis'); }, pollMs: 100 });
+    await idle.refresh();
+    expect(idle.lanes()).toEqual([]);
+    expect(asked).toBe(0);
+    await idle.close();
+    other.close();
+
+    const deadPort = await freePort();
+    const down = new PoolTransport({ pools: admin.store, tickets: door.tickets, place: () => ({ url: `redis://127.0.0.1:${deadPort}`, ca: null, username: 'backlot-admin', password: 'x' }), pollMs: 100 });
+    try {
+      await down.refresh();
+      expect(down.lanes().map((l) => [l.queueKey, l.hold?.code])).toEqual([['cpu@seedbox', 'POOL_TRANSPORT_DOWN'], ['cpu@studio', 'POOL_TRANSPORT_DOWN']]);
+      const job = await unitJob('item-down', 'down');
+      const outcome = await down.run({ pool: 'studio', lane: 'cpu', unitKey: 'digest:item-down', claimToken: 'c', engineId: 'test', job }, io());
+      expect(outcome).toMatchObject({ ok: false, code: 'POOL_TRANSPORT_DOWN' });
+      settleLikeExecutor(job, outcome);
+    } finally {
+      await down.close();
+    }
+  });
+});
 
 describe('the fences against what a worker answers', () => {
   it('refuses a forged claim token, outputs never uploaded, names that are paths and answers of the wrong shape', async () => {

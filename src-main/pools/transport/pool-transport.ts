@@ -186,7 +186,9 @@ export class PoolTransport implements PoolRuntime {
     const record = this.options.pools.get(request.pool);
     if (!record || !record.lanes.includes(request.lane)) return failure('POOL_LANE_GONE', { lane: `${request.lane}@${request.pool}` });
     const conn = this.connFor(record);
-    if (!conn.client || !conn.place) return failure('POOL_TRANSPORT_DOWN', { pool: record.name, reason: conn.view.down?.code ?? 'TRANSPORT_FAILED' }, conn.view.down?.message ?? '');
+    if (!conn.view.seen) await this.refresh();
+    if (conn.view.down) return failure('POOL_TRANSPORT_DOWN', { pool: record.name, reason: conn.view.down.code }, conn.view.down.message);
+    if (!conn.client || !conn.place) return failure('POOL_TRANSPORT_DOWN', { pool: record.name, reason: 'TRANSPORT_FAILED' });
 
     // The unit's input files, by number: the item's media and each committed output it builds on.
     const paths: string[] = [];
