@@ -11,7 +11,8 @@ import { startPoolWorker } from '../../worker/pool-worker';
 import { parseLanes, parseMaps, parseSlots } from '../../pools/pool-spec';
 import { LANE_KEYS } from '../../../src-shared/catalog/lanes';
 
-const USAGE = 'worker --join FILE [--lanes gpu,cpu] [--slots gpu=N] [--scratch DIR] [--map A=B]... [--engines production|test] [--data DIR]\n'
+const USAGE = 'worker [check] --join FILE [--lanes gpu,cpu] [--slots gpu=N] [--scratch DIR] [--map A=B]... [--engines production|test] [--data DIR] [--json]';
+const HELP = 'backlot worker --join FILE [--lanes gpu,cpu] [--slots gpu=N] [--scratch DIR] [--map A=B]... [--engines production|test] [--data DIR]\n'
   + '       backlot worker check --join FILE [--engines production|test] [--data DIR] [--json]';
 
 const FLAGS = {
@@ -23,6 +24,7 @@ export const workerCommand: Command = {
   name: 'worker',
   summary: 'Run a pool\'s units on this machine, or check that it can (Redis, TLS, ACL, door, mappings, engines)',
   usage: USAGE,
+  help: HELP,
   async run(args) {
     const parsed = parseCommandArgs(args, FLAGS, USAGE);
     const positionals = parsed.positionals;
