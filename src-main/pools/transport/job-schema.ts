@@ -1,0 +1,125 @@
+// What travels through a pool's Redis (docs/pools.md "A unit on a worker"): the job a host enqueues,
+// the result a worker returns, a worker's heartbeat, and where each lives under the pool's own key
+// prefix (pool-acl.ts). Both sides check every message with these schemas: a worker is a trust
+// boundary, so nothing it sends is taken on its word, and a job names an engine id, never a command.
+import { z } from 'zod';
+import { OPERATION_IDS } from '../../../src-shared/catalog/operations';
+import { LANE_KEYS, type LaneKey } from '../../../src-shared/catalog/lanes';
+import { LOG_LEVELS } from '../../../src-shared/protocol/engine-lines';
+import { poolKeyPrefix } from '../pool-acl';
+
+export const JOB_FORMAT = 'backlot-pool-job-v1';
+export const RESULT_FORMAT = 'backlot-pool-result-v1';
+
+/**
+ * BullMQ's `prefix` for a pool: its queues (one per base lane, named after the lane) then live under
+ * `bull:backlot-NAME:LANE:*`, inside the pool user's `~bull:backlot-NAME:*` (docs/pools.md "Trust").
+ */
+export const poolBullPrefix = (pool: string): string => poolKeyPrefix(pool);
+export const laneQueueName = (lane: LaneKey): string => lane;
+/** A worker's heartbeat: one key per worker, expiring after the pool's lease. `hb` is no lane name, so no queue's keys collide. */
+export const heartbeatKey = (pool: string, workerId: string): string => `${poolKeyPrefix(pool)}:hb:${workerId}`;
+export const heartbeatPattern = (pool: string): string => `${poolKeyPrefix(pool)}:hb:*`;
+/** The host cancels a unit: a key the worker reads before it starts, and a channel for one it runs. */
+export const cancelKey = (pool: string, jobId: string): string => `${poolKeyPrefix(pool)}:cancel:${jobId}`;
+export const cancelChannel = (pool: string): string => `${poolKeyPrefix(pool)}:cancel`;
+
+/** BullMQ's reason for a job whose worker was lost more often than the pool allows (moveStalledJobsToWait). */
+export const STALLED_REASON = 'job stalled more than allowable limit';
+
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const safeId = z.string().regex(SAFE_ID).refine((s) => !s.includes('..'));
+const fileName = z.string().min(1).max(255).refine((s) => !/[/\\\0]/.test(s) && s !== '.' && s !== '..');
+
+const channelRecord = z.object({
+  id: z.string(), kind: z.string(), platform: z.string(), title: z.string(), source: z.string(),
+  sync_interval_s: z.number().nullable(), last_sync_at: z.number().nullable(), settings_json: z.string(),
+  created_at: z.number(), removed_at: z.number().nullable(),
+}).passthrough();
+
+/** The item as the worker sees it: its media_path is the host's never (the worker sets its scratch copy's). */
+const itemRecord = z.object({
+  id: z.string(), channel_id: z.string(), external_id: z.string(), title: z.string(), published_at: z.number(),
+  duration_s: z.number().nullable(), media_path: z.null(), size_bytes: z.number().nullable(), mtime_ms: z.number().nullable(),
+  fingerprint: z.string().nullable(), media_state: z.string(),
+}).passthrough();
+
+export const poolJobSchema = z.object({
+  format: z.literal(JOB_FORMAT),
+  pool: z.string().regex(/^[a-z][a-z0-9-]*$/),
+  lane: z.enum(LANE_KEYS),
+  jobId: safeId,
+  unitKey: z.string().min(1).max(512),
+  claimToken: z.string().min(1).max(256),
+  operation: z.enum(OPERATION_IDS),
+  /** An id the worker looks up in its own registry; never a program or an argument. */
+  engineId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/),
+  channel: channelRecord,
+  item: itemRecord.nullable(),
+  attempts: z.number().int().min(0),
+  budgetUsd: z.number().min(0).nullable(),
+  /** The ticket's files: number, plain name, size. */
+  files: z.array(z.object({ index: z.number().int().min(0), name: fileName, size: z.number().int().min(0) })).max(64),
+  /** Which file number is the item's media, and which is each committed input (`inputs.transcribe`). */
+  media: z.number().int().min(0).nullable(),
+  inputs: z.partialRecord(z.enum(OPERATION_IDS), z.number().int().min(0)),
+  /** The door's address is the join file's, never the job's: a job cannot send a worker elsewhere. */
+  door: z.object({ ticket: z.string().min(16).max(128), uploadToken: z.string().min(16).max(128), unitId: safeId }),
+  /** The pool's lease in ms: how long a worker may go without renewing its lock. */
+  leaseMs: z.number().int().positive(),
+}).strict().superRefine((job, ctx) => {
+  const known = new Set(job.files.map((f) => f.index));
+  const refs = [job.media, ...Object.values(job.inputs)].filter((n): n is number => typeof n === 'number');
+  if (refs.some((n) => !known.has(n))) ctx.addIssue({ code: 'custom', message: 'names a file number the ticket does not hold' });
+});
+
+export type PoolJob = z.infer<typeof poolJobSchema>;
+
+const logEntry = z.object({ level: z.enum(LOG_LEVELS), text: z.string().max(64 * 1024), at: z.number() });
+
+/** A worker's answer. Outputs name the file it uploaded (under its own attempt's name) and the engine's own name for it. */
+export const poolResultSchema = z.object({
+  format: z.literal(RESULT_FORMAT),
+  jobId: safeId,
+  unitKey: z.string(),
+  claimToken: z.string(),
+  worker: z.object({ id: safeId, host: z.string().max(255), version: z.string().max(64) }),
+  engine: z.object({ id: z.string().max(64), fingerprint: z.string().max(512) }),
+  logs: z.array(logEntry).max(10_000),
+  diagnostic: z.string().max(64 * 1024),
+  outcome: z.discriminatedUnion('ok', [
+    z.object({
+      ok: z.literal(true),
+      outputs: z.array(z.object({ name: z.string().min(1).max(128), file: z.string().regex(SAFE_ID), uploaded: z.string().regex(SAFE_ID), bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })).max(64),
+      metadata: z.record(z.string(), z.unknown()),
+    }),
+    z.object({ ok: z.literal(false), code: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/), params: z.record(z.string(), z.unknown()) }),
+  ]),
+}).strict();
+
+export type PoolResult = z.infer<typeof poolResultSchema>;
+
+export const heartbeatSchema = z.object({
+  id: safeId,
+  host: z.string().max(255),
+  version: z.string().max(64),
+  lanes: z.array(z.enum(LANE_KEYS)),
+  slots: z.partialRecord(z.enum(LANE_KEYS), z.number().int().min(0).max(1024)),
+  freeSlots: z.partialRecord(z.enum(LANE_KEYS), z.number().int().min(0).max(1024)),
+  engines: z.array(z.object({
+    id: z.string().max(64), fingerprint: z.string().max(512).nullable(),
+    preflight: z.union([z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), code: z.string().max(64) })]),
+  })).max(256),
+  lastHeartbeat: z.number(),
+  outOfService: z.object({ code: z.string().max(64), params: z.record(z.string(), z.unknown()) }).nullable(),
+}).strict();
+
+export type Heartbeat = z.infer<typeof heartbeatSchema>;
+
+/** A parse that never throws: the value, or a short reason (for a code's sentence, not a stack). */
+export function check<T>(schema: z.ZodType<T>, value: unknown): { ok: true; value: T } | { ok: false; reason: string } {
+  const r = schema.safeParse(value);
+  if (r.success) return { ok: true, value: r.data };
+  const issue = r.error.issues[0];
+  return { ok: false, reason: `${issue.path.join('.') || 'top level'}: ${issue.message}` };
+}

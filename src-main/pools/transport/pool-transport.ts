@@ -1,0 +1,352 @@
+// The host's side of the pools (docs/pools.md "A unit on a worker"): implements PoolRuntime on BullMQ.
+// A claimed unit of a pool lane becomes one job on the pool's queue for its base lane, with a door
+// ticket for its input files; its end is read back from Redis and checked at every fence (the claim
+// token, the ticket, the uploaded bytes) before it is handed to the executor as an EngineOutcome.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { Job, Queue, QueueEvents } from 'bullmq';
+import type { LaneKey } from '../../../src-shared/catalog/lanes';
+import type { OperationId } from '../../../src-shared/catalog/operations';
+import { isBacklotError } from '../../../src-shared/errors';
+import type { InProcessIo } from '../../engines/adapter';
+import type { EngineFailure, EngineOutcome } from '../../engines/runner';
+import type { SettingsStore } from '../../settings/settings-store';
+import type { PoolRecord, PoolStore } from '../pool-store';
+import type { PoolLaneState, PoolRuntime, PoolUnitRequest } from '../pool-runtime';
+import type { TicketBook } from '../worker-door/tickets';
+import { checkOutputName } from '../worker-door/uploads';
+import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
+import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, laneQueueName, poolBullPrefix, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
+import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
+
+export interface PoolTransportOptions {
+  pools: PoolStore;
+  /** The worker door's tickets (`WorkerDoor.tickets`); the door must be open while units run on pools. */
+  tickets: TicketBook;
+  /** The transport settings, for the host's Redis place of each pool (connections.ts `hostPlace`). */
+  settings?: SettingsStore;
+  /** Instead of `settings`: where the host reaches a pool's Redis (tests). */
+  place?: (pool: PoolRecord) => RedisPlace;
+  /** How often the heartbeats are read while a pool exists (default 2 s). */
+  pollMs?: number;
+}
+
+interface Conn {
+  record: PoolRecord;
+  place: RedisPlace | null;
+  client: Redis | null;
+  queues: Map<LaneKey, Queue>;
+  events: Map<LaneKey, QueueEvents>;
+  view: PoolView;
+}
+
+interface Waiter {
+  pool: string;
+  lane: LaneKey;
+  /** Resolves the run, or (after an abort) only removes the job once it ends. */
+  end(job: Job | null | 'closed'): void;
+}
+
+const failure = (code: string, params: Record<string, unknown>, diagnostic = ''): EngineFailure => ({ ok: false, code, params, diagnostic, logs: [] });
+const ADD_TIMEOUT_MS = 10_000;
+
+export class PoolTransport implements PoolRuntime {
+  private readonly conns = new Map<string, Conn>();
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly listeners = new Set<() => void>();
+  private readonly idle = new Set<() => void>();
+  private removing = 0;
+  private states: PoolLaneState[] = [];
+  private last = '';
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(private readonly options: PoolTransportOptions) {
+    if (!options.settings && !options.place) throw new Error('PoolTransport needs settings or place');
+    this.timer = setInterval(() => { void this.refresh(); }, options.pollMs ?? 2000);
+    this.timer.unref();
+    void this.refresh();
+  }
+
+  lanes(): PoolLaneState[] {
+    return this.states;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once no job is followed any more (cancelled ones included: they are removed at their end). */
+  settled(): Promise<void> {
+    if (this.waiters.size === 0 && this.removing === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.add(resolve));
+  }
+
+  private forget(jobId: string): void {
+    this.waiters.delete(jobId);
+    if (this.waiters.size > 0 || this.removing > 0) return;
+    for (const resolve of [...this.idle]) resolve();
+    this.idle.clear();
+  }
+
+  /** Reads the pools and their heartbeats now (the poll does it every pollMs); resolves once lanes() holds the result. */
+  refresh(): Promise<void> {
+    this.ticking ??= this.tick().finally(() => { this.ticking = null; });
+    return this.ticking;
+  }
+
+  private async tick(): Promise<void> {
+    if (this.closed) return;
+    const records = this.options.pools.list();
+    for (const [name, conn] of this.conns) if (!records.some((r) => r.name === name)) await this.drop(conn);
+    // No pool: no connection, nothing touches Redis (docs/pools.md "Transport").
+    for (const record of records) {
+      const conn = this.connFor(record);
+      conn.record = record;
+      conn.view.record = record;
+      if (!conn.client) continue;
+      try {
+        if (conn.client.status === 'wait') await conn.client.connect();
+        conn.view.workers = await readHeartbeats(conn.client, record.name);
+        conn.view.down = null;
+      } catch (e) {
+        conn.view.workers = [];
+        conn.view.down = { code: 'TRANSPORT_UNREACHABLE', message: String((e as Error)?.message ?? e) };
+      }
+      conn.view.seen = true;
+    }
+    if (this.closed) return;
+    // Jobs whose end event was missed (a reconnect) are read back here.
+    for (const [jobId, w] of this.waiters) void this.settle(jobId, w);
+    this.states = laneStates([...this.conns.values()].map((c) => c.view));
+    const now = signature(this.states);
+    if (now !== this.last) {
+      this.last = now;
+      for (const l of [...this.listeners]) {
+        try { l(); } catch { /* a listener's bug is not the transport's */ }
+      }
+    }
+  }
+
+  private connFor(record: PoolRecord): Conn {
+    let conn = this.conns.get(record.name);
+    if (conn) return conn;
+    conn = { record, place: null, client: null, queues: new Map(), events: new Map(), view: { record, workers: [], down: null, seen: false } };
+    this.conns.set(record.name, conn);
+    try {
+      conn.place = this.options.place ? this.options.place(record) : hostPlace(this.options.settings!, record);
+      conn.client = new Redis(bullConnection(conn.place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
+      conn.client.on('error', () => undefined);
+    } catch (e) {
+      conn.view.down = { code: isBacklotError(e) ? e.code : 'TRANSPORT_FAILED', message: String((e as Error)?.message ?? e) };
+    }
+    return conn;
+  }
+
+  private queueOf(conn: Conn, lane: LaneKey): Queue {
+    let queue = conn.queues.get(lane);
+    if (!queue) {
+      queue = new Queue(laneQueueName(lane), { connection: bullOptions(conn.place!, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }), prefix: poolBullPrefix(conn.record.name), skipVersionCheck: true });
+      queue.on('error', () => undefined);
+      conn.queues.set(lane, queue);
+    }
+    return queue;
+  }
+
+  private async eventsOf(conn: Conn, lane: LaneKey): Promise<void> {
+    if (conn.events.has(lane)) return;
+    const events = new QueueEvents(laneQueueName(lane), { connection: bullOptions(conn.place!), prefix: poolBullPrefix(conn.record.name), skipVersionCheck: true });
+    events.on('error', () => undefined);
+    const wake = ({ jobId }: { jobId: string }) => {
+      const w = this.waiters.get(jobId);
+      if (w) void this.settle(jobId, w);
+    };
+    events.on('completed', wake);
+    events.on('failed', wake);
+    conn.events.set(lane, events);
+    await events.waitUntilReady();
+  }
+
+  async run(request: PoolUnitRequest, io: InProcessIo): Promise<EngineOutcome> {
+    try {
+      return await this.runOnce(request, io);
+    } catch (e) {
+      return failure(isBacklotError(e) ? e.code : 'POOL_TRANSPORT_FAILED', {}, String((e as Error)?.message ?? e));
+    }
+  }
+
+  private async runOnce(request: PoolUnitRequest, io: InProcessIo): Promise<EngineOutcome> {
+    const { job } = request;
+    if (io.signal.aborted) return failure('ENGINE_CANCELLED', { phase: 'before-start' });
+    if (job.rollup) return failure('POOL_NOT_REMOTABLE', { operation: job.operation }, 'A channel roll-up reads host files by path; it runs on the host.');
+    const record = this.options.pools.get(request.pool);
+    if (!record || !record.lanes.includes(request.lane)) return failure('POOL_LANE_GONE', { lane: `${request.lane}@${request.pool}` });
+    const conn = this.connFor(record);
+    if (!conn.view.seen) await this.refresh();
+    if (conn.view.down) return failure('POOL_TRANSPORT_DOWN', { pool: record.name, reason: conn.view.down.code }, conn.view.down.message);
+    if (!conn.client || !conn.place) return failure('POOL_TRANSPORT_DOWN', { pool: record.name, reason: 'TRANSPORT_FAILED' });
+
+    // The unit's input files, by number: the item's media and each committed output it builds on.
+    const paths: string[] = [];
+    const indexOf = (p: string): number => {
+      const i = paths.indexOf(p);
+      return i >= 0 ? i : paths.push(p) - 1;
+    };
+    const media = job.item?.media_path ? indexOf(job.item.media_path) : null;
+    const inputs: Partial<Record<OperationId, number>> = {};
+    for (const [op, p] of Object.entries(job.inputs) as [OperationId, string][]) if (p && fs.existsSync(p)) inputs[op] = indexOf(p);
+    const unitId = job.jobId;
+    const issued = this.options.tickets.issueUnitTicket(record.name, unitId, paths, { jobId: job.jobId });
+    const revoke = () => this.options.tickets.revokeUnit(record.name, unitId);
+    const data: PoolJob = {
+      format: JOB_FORMAT, pool: record.name, lane: request.lane, jobId: job.jobId, unitKey: request.unitKey, claimToken: request.claimToken,
+      operation: job.operation, engineId: request.engineId, channel: { ...job.channel }, item: job.item ? { ...job.item, media_path: null } : null,
+      attempts: job.attempts, budgetUsd: job.budgetUsd, files: issued.files, media, inputs,
+      door: { ticket: issued.ticket, uploadToken: issued.uploadToken, unitId }, leaseMs: record.leaseS * 1000,
+    };
+
+    const queue = this.queueOf(conn, request.lane);
+    const ended = new Promise<Job | null | 'closed'>((resolve) => {
+      this.waiters.set(job.jobId, { pool: record.name, lane: request.lane, end: resolve });
+    });
+    try {
+      await withTimeout(this.eventsOf(conn, request.lane), ADD_TIMEOUT_MS);
+      await withTimeout(queue.add(job.operation, data, { jobId: job.jobId, attempts: 1, removeOnComplete: false, removeOnFail: false }), ADD_TIMEOUT_MS);
+    } catch (e) {
+      this.forget(job.jobId);
+      revoke();
+      return failure('POOL_TRANSPORT_DOWN', { pool: record.name }, String((e as Error)?.message ?? e));
+    }
+    io.log('info', `unit sent to pool ${record.name} (${request.lane}@${record.name}), job ${job.jobId}`);
+    void this.settle(job.jobId, this.waiters.get(job.jobId)!);
+
+    const aborted = new Promise<'aborted'>((resolve) => io.signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
+    const first = await Promise.race([ended, aborted]);
+    if (first === 'aborted') {
+      revoke();
+      await this.cancel(conn, request.lane, job.jobId).catch(() => undefined);
+      return failure('ENGINE_CANCELLED', { phase: 'running', pool: record.name });
+    }
+    // Fence 2 first: from here no late upload can change what is checked below.
+    revoke();
+    if (first === 'closed') return failure('POOL_TRANSPORT_CLOSED', { pool: record.name }, 'The host stopped following the unit; it stays in the queue.');
+    return this.outcome(first, request);
+  }
+
+  /** Reads a waiting job's state; once it ended, removes it from Redis and ends its waiter. */
+  private async settle(jobId: string, w: Waiter): Promise<void> {
+    const conn = this.conns.get(w.pool);
+    if (!conn || this.waiters.get(jobId) !== w) return;
+    let job: Job | undefined;
+    let state: string;
+    try {
+      job = await Job.fromId(this.queueOf(conn, w.lane), jobId);
+      state = job ? await job.getState() : 'unknown';
+    } catch {
+      return;
+    }
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return;
+    if (this.waiters.get(jobId) !== w) return;
+    // Claimed by this call (a second settle of the same job stops above), then removed from Redis.
+    this.removing++;
+    this.waiters.delete(jobId);
+    try { await job?.remove(); } catch { /* gone already */ }
+    await conn.client?.del(cancelKey(w.pool, jobId)).catch(() => undefined);
+    this.removing--;
+    w.end(job ?? null);
+    this.forget(jobId);
+  }
+
+  /** The host gives a unit up: a waiting job is removed; one a worker runs is cancelled there, and removed once it ends. */
+  private async cancel(conn: Conn, lane: LaneKey, jobId: string): Promise<void> {
+    this.waiters.set(jobId, { pool: conn.record.name, lane, end: () => undefined });
+    await conn.client!.set(cancelKey(conn.record.name, jobId), '1', 'EX', 86_400);
+    await conn.client!.publish(cancelChannel(conn.record.name), jobId);
+    try {
+      const job = await Job.fromId(this.queueOf(conn, lane), jobId);
+      if (job && (await job.getState()) !== 'active') {
+        await job.remove();
+        await conn.client!.del(cancelKey(conn.record.name, jobId));
+        this.forget(jobId);
+      }
+    } catch {
+      // Locked by its worker: the worker hears the cancel, and settle() removes the job at its end.
+    }
+  }
+
+  /** Fences 1 and 3: the claim token the worker echoes, and the outputs really uploaded, byte for byte. */
+  private async outcome(job: Job | null, request: PoolUnitRequest): Promise<EngineOutcome> {
+    if (!job) return failure('WORKER_LOST', { pool: request.pool, reason: 'job-gone' });
+    if (job.failedReason) {
+      if (job.failedReason === STALLED_REASON) return failure('WORKER_LOST', { pool: request.pool, lane: `${request.lane}@${request.pool}` }, job.failedReason);
+      return failure('POOL_WORKER_FAILED', { pool: request.pool }, String(job.failedReason).slice(0, 2000));
+    }
+    const checked = check(poolResultSchema, job.returnvalue);
+    if (!checked.ok) return failure('POOL_RESULT_INVALID', { pool: request.pool }, checked.reason);
+    const result: PoolResult = checked.value;
+    if (result.jobId !== request.job.jobId || result.unitKey !== request.unitKey || result.claimToken !== request.claimToken) {
+      return failure('POOL_FENCE_REFUSED', { fence: 'claim', pool: request.pool });
+    }
+    const logs = result.logs;
+    const base = { pool: request.pool, worker: result.worker, engine: { id: `${result.engine.id}@${request.pool}`, fingerprint: result.engine.fingerprint } };
+    if (!result.outcome.ok) return { ok: false, code: result.outcome.code, params: { ...result.outcome.params, ...base }, diagnostic: result.diagnostic, logs };
+    const dir = request.job.outputDir;
+    const outputs: { name: string; path: string; bytes: number }[] = [];
+    for (const o of result.outcome.outputs) {
+      const refused = await verifyUpload(dir, o);
+      if (refused) return failure('POOL_OUTPUT_REFUSED', { ...base, name: o.name, reason: refused }, `output ${o.name}: ${refused}`);
+      if (outputs.some((x) => path.basename(x.path) === o.file)) return failure('POOL_OUTPUT_REFUSED', { ...base, name: o.name, reason: 'repeated-file' });
+      outputs.push({ name: o.name, path: path.join(dir, o.file), bytes: o.bytes });
+    }
+    // Each upload takes the engine's own file name; what a lost attempt left behind goes.
+    for (const [i, o] of result.outcome.outputs.entries()) fs.renameSync(path.join(dir, o.uploaded), outputs[i].path);
+    const keep = new Set(outputs.map((o) => path.basename(o.path)));
+    for (const name of fs.readdirSync(dir)) if (!keep.has(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+    return { ok: true, outputs, metadata: { ...result.outcome.metadata, pool: base }, logs, diagnostic: result.diagnostic };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.ticking?.catch(() => undefined);
+    for (const [jobId, w] of [...this.waiters]) {
+      w.end('closed');
+      this.forget(jobId);
+    }
+    await Promise.all([...this.conns.values()].map((c) => this.drop(c)));
+  }
+
+  private async drop(conn: Conn): Promise<void> {
+    this.conns.delete(conn.record.name);
+    await Promise.all([...conn.events.values()].map((e) => e.close().catch(() => undefined)));
+    await Promise.all([...conn.queues.values()].map((q) => q.close().catch(() => undefined)));
+    conn.client?.disconnect();
+  }
+}
+
+async function verifyUpload(dir: string, o: { file: string; uploaded: string; bytes: number; sha256: string }): Promise<string | null> {
+  try {
+    checkOutputName(o.file);
+    checkOutputName(o.uploaded);
+  } catch {
+    return 'name';
+  }
+  const file = path.join(dir, o.uploaded);
+  let stat: fs.Stats;
+  try { stat = fs.lstatSync(file); } catch { return 'not-uploaded'; }
+  if (!stat.isFile()) return 'not-a-file';
+  if (stat.size !== o.bytes) return 'size-mismatch';
+  const hash = crypto.createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex') === o.sha256 ? null : 'sha256-mismatch';
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}

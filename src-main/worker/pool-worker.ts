@@ -1,0 +1,266 @@
+// `backlot worker --join FILE` (docs/pools.md "A unit on a worker"): a machine that runs a pool's
+// units. It resolves each job's engine in its own registry (never a command it was sent), fetches
+// the unit's files through the worker door into its scratch folder, runs the engine there, uploads
+// the outputs back through the door and answers with a checked result; BullMQ moves the jobs and
+// notices a lost worker (its lock, renewed while the unit runs, lapses after the pool's lease).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { Worker, type Job } from 'bullmq';
+import { BacklotError, isBacklotError } from '../../src-shared/errors';
+import type { LaneKey } from '../../src-shared/catalog/lanes';
+import type { OperationId } from '../../src-shared/catalog/operations';
+import { defaultSettings } from '../../src-shared/settings/settings-schema';
+import { readJoinFile, type JoinFile } from '../pools/join-file';
+import type { PathMap } from '../pools/pool-spec';
+import { bullConnection, bullOptions, workerPlace } from '../pools/transport/connections';
+import { redisError } from '../pools/redis-client';
+import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
+import { buildEngineRegistry, type EngineRegistry } from '../engines/registry';
+import type { EngineProfile, JobContext } from '../engines/adapter';
+import type { TestEngineOptions } from '../engines/test-engine/adapter';
+import { EngineProcess, type EngineLogEntry, type EngineOutcome } from '../engines/engine-process';
+import { resourcesDir, appRoot } from '../system/app-layout';
+import { detectGpus } from '../gates/gpu';
+import { fetchUnitFile, uploadUnitOutput, type DoorUnit } from './door-client';
+
+export interface PoolWorkerOptions {
+  joinFile: string;
+  /** The lanes to serve (default: the pool's); each must be one the pool declares. */
+  lanes?: LaneKey[];
+  /** Slots per lane (default: the pool's declared slots, else 1). */
+  slots?: Partial<Record<LaneKey, number>>;
+  dataDir: string;
+  /** Where units' files and outputs live while they run (default `<data>/scratch`). */
+  scratch?: string;
+  maps?: PathMap[];
+  engines: EngineProfile;
+  test?: TestEngineOptions;
+  /** One line per event worth a person's eye (ready, a unit taken, out of service). */
+  say?: (line: string) => void;
+}
+
+export interface PoolWorkerHandle {
+  id: string;
+  /** The lanes taking units, with their slots, and those out of service with why. */
+  serving: { lane: LaneKey; slots: number }[];
+  outOfService: { lane: LaneKey; code: string; message: string }[];
+  close(): Promise<void>;
+}
+
+const version = (): string => {
+  try { return String((JSON.parse(fs.readFileSync(path.join(appRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version ?? '0'); } catch { return '0'; }
+};
+
+/** Which lanes this worker can serve: at least one engine of its registry on the lane has passed its preflight. */
+function laneReadiness(registry: EngineRegistry, lane: LaneKey, maps: PathMap[]): { ok: true } | { ok: false; code: string; message: string } {
+  for (const m of maps) {
+    if (!fs.existsSync(m.worker) || !fs.statSync(m.worker).isDirectory()) return { ok: false, code: 'MAP_TARGET_MISSING', message: `${m.worker}, where the host's ${m.host} should be mounted, is not a folder here.` };
+  }
+  const engines = registry.engines.filter((e) => e.enabled && e.lane.queueKey === lane);
+  if (engines.length === 0) return { ok: false, code: 'NO_ENGINE_FOR_LANE', message: `No engine of this build runs on the ${lane} lane here.` };
+  if (engines.some((e) => e.preflight.ok)) return { ok: true };
+  const first = engines[0].preflight as { ok: false; code: string; message: string };
+  return { ok: false, code: 'PREFLIGHT_FAILED', message: `${engines[0].adapter.id}: ${first.code}: ${first.message}` };
+}
+
+export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolWorkerHandle> {
+  const say = options.say ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const { join } = readJoinFile(options.joinFile);
+  const lanes = options.lanes ?? join.lanes;
+  for (const lane of lanes) {
+    if (!join.lanes.includes(lane)) throw new BacklotError('WORKER_LANE_NOT_IN_POOL', `--lanes names ${lane}, which pool ${join.pool} does not declare (${join.lanes.join(', ')}).`, { lane });
+  }
+  for (const lane of Object.keys(options.slots ?? {})) {
+    if (!lanes.includes(lane as LaneKey)) throw new BacklotError('POOL_SLOTS_LANE', `--slots names lane ${lane}, which this worker does not serve (${lanes.join(', ')}).`, { lane });
+  }
+  const dataDir = path.resolve(options.dataDir);
+  const scratch = path.resolve(options.scratch ?? path.join(dataDir, 'scratch'));
+  fs.mkdirSync(scratch, { recursive: true, mode: 0o700 });
+  const env = { dataDir, modelsDir: path.join(dataDir, 'models'), resourcesDir: resourcesDir(), settings: defaultSettings(), gpu: await detectGpus() };
+  const registry = await buildEngineRegistry({ profile: options.engines, env, ...(options.test ? { test: options.test } : {}) });
+  const maps = options.maps ?? join.maps;
+  const id = `${os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'worker'}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
+  const leaseMs = join.leaseS * 1000;
+
+  const serving: { lane: LaneKey; slots: number }[] = [];
+  const outOfService: { lane: LaneKey; code: string; message: string }[] = [];
+  for (const lane of lanes) {
+    const ready = laneReadiness(registry, lane, maps);
+    if (ready.ok) serving.push({ lane, slots: options.slots?.[lane] ?? join.slots[lane] ?? 1 });
+    else outOfService.push({ lane, code: ready.code, message: ready.message });
+  }
+
+  await checkDoorToken(join);
+  const place = workerPlace(join);
+  const client = new Redis(bullConnection(place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
+  let lastError: unknown = null;
+  client.on('error', (e) => { lastError = e; });
+  const subscriber = new Redis(bullConnection(place, { lazyConnect: true }));
+  subscriber.on('error', () => undefined);
+  const running = new Map<string, AbortController>();
+  const busy = new Map<LaneKey, number>();
+  const unit: Pick<DoorUnit, 'door' | 'pool'> = { door: join.door, pool: join.pool };
+
+  const beat = (): Heartbeat => ({
+    id, host: os.hostname().slice(0, 255), version: version(), lanes: serving.map((s) => s.lane),
+    slots: Object.fromEntries(serving.map((s) => [s.lane, s.slots])),
+    freeSlots: Object.fromEntries(serving.map((s) => [s.lane, Math.max(0, s.slots - (busy.get(s.lane) ?? 0))])),
+    engines: registry.engines.filter((e) => e.enabled && lanes.includes(e.lane.queueKey as LaneKey)).map((e) => ({
+      id: e.adapter.id, fingerprint: e.fingerprint, preflight: e.preflight.ok ? { ok: true as const } : { ok: false as const, code: e.preflight.code },
+    })),
+    lastHeartbeat: Date.now(),
+    outOfService: outOfService[0] ? { code: 'PREFLIGHT_FAILED', params: { lane: `${outOfService[0].lane}@${join.pool}`, code: outOfService[0].code } } : null,
+  });
+  const writeBeat = () => client.set(heartbeatKey(join.pool, id), JSON.stringify(beat()), 'PX', leaseMs).catch(() => undefined);
+  try {
+    await client.connect().catch((e: unknown) => { throw lastError ?? e; });
+    await client.set(heartbeatKey(join.pool, id), JSON.stringify(beat()), 'PX', leaseMs);
+    await subscriber.connect();
+    await subscriber.subscribe(cancelChannel(join.pool));
+  } catch (e) {
+    client.disconnect();
+    subscriber.disconnect();
+    const err = isBacklotError(e) ? e : redisError(e, join.redis.url);
+    throw new BacklotError(err.code === 'TRANSPORT_AUTH_FAILED' ? 'POOL_AUTH_FAILED' : err.code, `${err.message} (backlot worker check --join ${options.joinFile} says more.)`, err.params);
+  }
+  subscriber.on('message', (_channel: string, jobId: string) => running.get(jobId)?.abort());
+  const timer = setInterval(() => { void writeBeat(); }, Math.max(1000, Math.floor(leaseMs / 3)));
+  timer.unref();
+
+  const workers: Worker[] = [];
+  for (const s of serving) {
+    const worker = new Worker(laneQueueName(s.lane), async (job: Job, _token?: string, signal?: AbortSignal) => {
+      busy.set(s.lane, (busy.get(s.lane) ?? 0) + 1);
+      void writeBeat();
+      try {
+        return await runJob(job, s.lane, signal);
+      } finally {
+        busy.set(s.lane, (busy.get(s.lane) ?? 1) - 1);
+        void writeBeat();
+      }
+    }, {
+      connection: bullOptions(place), prefix: poolBullPrefix(join.pool), concurrency: s.slots, name: id,
+      lockDuration: leaseMs, stalledInterval: Math.max(1000, Math.floor(leaseMs / 2)), maxStalledCount: 1,
+      skipVersionCheck: true, autorun: true,
+    });
+    worker.on('error', () => undefined);
+    // A lock this worker could not renew means another may already run the unit: stop its engine (DESIGN §9).
+    worker.on('lockRenewalFailed', (jobIds: string[]) => { for (const jobId of jobIds) running.get(jobId)?.abort(); });
+    workers.push(worker);
+  }
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  for (const s of serving) say(`backlot worker: serving ${s.lane}@${join.pool} (${s.slots} slot${s.slots === 1 ? '' : 's'}) as ${id}`);
+  for (const o of outOfService) say(`backlot worker: ${o.lane}@${join.pool} out of service: ${o.code}: ${o.message}`);
+
+  async function runJob(job: Job, lane: LaneKey, signal?: AbortSignal): Promise<PoolResult> {
+    const checked = check(poolJobSchema, job.data);
+    if (!checked.ok) throw new Error(`POOL_JOB_INVALID: ${checked.reason}`);
+    const data = checked.value;
+    if (data.pool !== join.pool || data.lane !== lane || data.jobId !== job.id) throw new Error('POOL_JOB_INVALID: the job is not for this queue');
+    if ((await client.exists(cancelKey(join.pool, data.jobId))) === 1) throw new Error('ENGINE_CANCELLED: the host cancelled the unit');
+    const abort = new AbortController();
+    signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    running.set(data.jobId, abort);
+    say(`backlot worker: took ${data.jobId} (${data.operation}) on ${lane}@${join.pool}`);
+    const dir = path.join(scratch, `${data.jobId}-${crypto.randomBytes(4).toString('hex')}`);
+    try {
+      return await execute(data, dir, abort.signal);
+    } finally {
+      running.delete(data.jobId);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  async function execute(data: PoolJob, dir: string, signal: AbortSignal): Promise<PoolResult> {
+    const door: DoorUnit = { ...unit, unitId: data.door.unitId };
+    const engine = registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation);
+    const result = (outcome: PoolResult['outcome'], logs: EngineLogEntry[] = [], diagnostic = ''): PoolResult => ({
+      format: RESULT_FORMAT, jobId: data.jobId, unitKey: data.unitKey, claimToken: data.claimToken,
+      worker: { id, host: os.hostname().slice(0, 255), version: version() },
+      engine: { id: data.engineId, fingerprint: engine?.fingerprint ?? '' }, logs: logs.slice(-10_000).map((l) => ({ ...l, text: l.text.slice(0, 64 * 1024) })),
+      diagnostic: diagnostic.slice(-64 * 1024), outcome,
+    });
+    if (!engine || !engine.preflight.ok) {
+      return result({ ok: false, code: 'WORKER_ENGINE_MISSING', params: { engine: data.engineId, operation: data.operation, worker: id } });
+    }
+    const inDir = path.join(dir, 'in');
+    const outDir = path.join(dir, 'out');
+    fs.mkdirSync(outDir, { recursive: true, mode: 0o700 });
+    const local = new Map<number, string>();
+    for (const f of data.files) {
+      const dest = path.join(inDir, String(f.index), f.name);
+      fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
+      await fetchUnitFile(door, data.door.ticket, f.index, f.size, dest, signal);
+      local.set(f.index, dest);
+    }
+    const inputs: Partial<Record<OperationId, string>> = {};
+    for (const [op, n] of Object.entries(data.inputs) as [OperationId, number][]) inputs[op] = local.get(n)!;
+    const job: JobContext = {
+      env, jobId: data.jobId, outputDir: outDir, operation: data.operation,
+      channel: data.channel as unknown as JobContext['channel'],
+      item: data.item ? { ...(data.item as unknown as NonNullable<JobContext['item']>), media_path: data.media === null ? null : local.get(data.media)! } : null,
+      inputs, attempts: data.attempts, defaultOutputDir: path.join(dir, 'final'), budgetUsd: data.budgetUsd,
+    };
+    const launch = await engine.adapter.launch(job);
+    if (launch.kind === 'in-process') return result({ ok: false, code: 'ENGINE_NOT_REMOTABLE', params: { engine: data.engineId } });
+    const outcome: EngineOutcome = await new EngineProcess(launch.command, 'one-shot').run(
+      { jobId: data.jobId, operation: data.operation, outputDir: outDir, input: launch.input },
+      { signal, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}) },
+    );
+    if (!outcome.ok) return result({ ok: false, code: outcome.code, params: outcome.params }, outcome.logs, outcome.diagnostic);
+    // Each attempt uploads under its own name, so a lost attempt's partial bytes never join this one's.
+    const tag = crypto.randomBytes(4).toString('hex');
+    const outputs: Extract<PoolResult['outcome'], { ok: true }>['outputs'] = [];
+    for (const o of outcome.outputs) {
+      const file = path.relative(outDir, o.path);
+      if (file.includes(path.sep) || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,110}$/.test(file)) {
+        return result({ ok: false, code: 'ENGINE_OUTPUT_INVALID', params: { name: o.name, reason: 'not-a-plain-name' } }, outcome.logs, outcome.diagnostic);
+      }
+      const uploaded = `u${tag}-${file}`;
+      await uploadUnitOutput(door, data.door.uploadToken, uploaded, o.path, signal);
+      outputs.push({ name: o.name, file, uploaded, bytes: o.bytes, sha256: await sha256(o.path) });
+    }
+    return result({ ok: true, outputs, metadata: outcome.metadata }, outcome.logs, outcome.diagnostic);
+  }
+
+  let closing: Promise<void> | null = null;
+  return {
+    id, serving, outOfService,
+    close() {
+      closing ??= (async () => {
+        clearInterval(timer);
+        // Running units finish and are answered; no new one is taken meanwhile.
+        await Promise.all(workers.map((w) => w.close().catch(() => undefined)));
+        await client.del(heartbeatKey(join.pool, id)).catch(() => undefined);
+        client.disconnect();
+        subscriber.disconnect();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** A refused door token means this join file is stale (rotated, removed): no unit could be fetched, so the worker does not start. */
+async function checkDoorToken(join: JoinFile): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(new URL(`/worker/v1/pools/${encodeURIComponent(join.pool)}/hello`, join.door.url), { headers: { authorization: `Bearer ${join.door.token}` }, signal: AbortSignal.timeout(10_000) });
+  } catch {
+    // The host may be starting or away for a moment; units wait in the queue meanwhile.
+    return;
+  }
+  if (res.status === 401) {
+    throw new BacklotError('DOOR_TOKEN_INVALID', `The worker door at ${join.door.url} refused pool ${join.pool}'s token; the token was rotated or the pool removed (copy the new join file here).`);
+  }
+}
+
+async function sha256(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export type { JoinFile };
