@@ -10,9 +10,10 @@ export const LAYERS = [
   ['work'],
   ['library'],
   ['host'],
-  ['gates', 'policy', 'settings', 'runs', 'models', 'transcripts', 'speakers', 'pools'],
+  ['gates', 'policy', 'settings', 'runs', 'models', 'transcripts', 'speakers'],
   ['arbiter'],
-  ['engines', 'dispatch', 'digest', 'worker'],
+  // pools/ sits with the engines: its PoolRuntime hands a job to a worker and returns an engine outcome.
+  ['engines', 'dispatch', 'digest', 'worker', 'pools'],
   ['explain', 'sim', 'bench'],
   ['api'],
   ['shells', 'cli', 'preload'],
