@@ -105,7 +105,7 @@ describe('pool lanes in the simulator', () => {
       ],
     });
     expect(explained(r, 'x1', 'transcribe', 1).reason).toEqual({ code: 'POOL_OFFLINE', params: { lane: 'gpu@studio', also: [{ code: 'LANE_NO_SLOTS', params: { lane: 'gpu' } }] } });
-    expect(explained(r, 'x3', 'transcribe', 56).reason.code).toBe('WORKER_LOST');
+    expect(explained(r, 'x3', 'transcribe', 56).reason?.code).toBe('WORKER_LOST');
     // Two slots once the hold lifts; the units that ran through the WORKER_LOST hold finish; one slot after 70.
     expect(r.starts.map(line)).toEqual(['50 gpu@studio/0 t x1', '50 gpu@studio/1 t x2', '70 gpu@studio/0 t x3', '80 gpu@studio/0 t x4']);
   });
