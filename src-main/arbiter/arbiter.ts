@@ -240,7 +240,7 @@ export class Arbiter {
     if (!list) {
       const pool = this.poolLanes.find((l) => l.queueKey === lane);
       // A pool lane runs what its base lane runs, through the engines that can run on a worker.
-      list = pool ? poolLaneBindings(this.bindingsOn(baseLane(lane)), lane, this.config.poolsRunAnyEngine !== true)
+      list = pool ? poolLaneBindings(this.bindingsOn(baseLane(lane)), lane, this.config.poolsRunAnyEngine === true)
         : this.config.bindings.filter((b) => b.lane === lane);
       this.laneBindings.set(lane, list);
     }

@@ -76,9 +76,15 @@ export function sortLanes(keys: Iterable<string>): string[] {
   return out;
 }
 
-/** The bindings of a pool lane: its base lane's remotable ones, moved onto the pool lane. */
-export function poolLaneBindings(baseBindings: readonly EngineBinding[], poolLane: string, remotableOnly: boolean): EngineBinding[] {
-  return baseBindings.filter((b) => !remotableOnly || b.remotable === true).map((b) => ({ ...b, lane: poolLane }));
+/**
+ * The bindings of a pool lane: its base lane's remotable ones, moved onto the pool lane. Their local
+ * preflight does not apply there (a host without a GPU may have a pool that has one): the workers
+ * check their own engines and the pool lane's hold says when none can run (PREFLIGHT_FAILED).
+ * `anyEngine` (the simulator): every binding, as it is, so a pool slot is one more slot of its base lane.
+ */
+export function poolLaneBindings(baseBindings: readonly EngineBinding[], poolLane: string, anyEngine: boolean): EngineBinding[] {
+  if (anyEngine) return baseBindings.map((b) => ({ ...b, lane: poolLane }));
+  return baseBindings.filter((b) => b.remotable === true).map((b) => ({ ...b, lane: poolLane, preflight: { ok: true } }));
 }
 
 export function expectedSeconds(b: EngineBinding, durationS: number): number {
