@@ -189,7 +189,7 @@ export class Arbiter {
       .filter((v) => this.baseLanes.some((b) => b.queueKey === v.lane) && v.queueKey === `${v.lane}@${v.pool}`)
       .map((v) => {
         const base = this.baseLanes.find((b) => b.queueKey === v.lane)!;
-        return { queueKey: v.queueKey, slots: Math.max(0, Math.floor(v.slots)), contendsFor: [...base.contendsFor], pool: v.pool, poolHold: v.hold };
+        return { queueKey: v.queueKey, slots: Math.max(0, Math.floor(v.slots)), contendsFor: [...base.contendsFor], pool: v.pool, poolHold: v.hold, workers: v.workers ?? [] };
       });
     const order = sortLanes([...this.baseLanes, ...this.poolLanes].map((l) => l.queueKey));
     const all = [...this.baseLanes, ...this.poolLanes];

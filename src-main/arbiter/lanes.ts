@@ -20,6 +20,20 @@ export interface LaneConfig {
   pool?: string;
   /** Why the pool lane takes no work now (POOL_OFFLINE, WORKER_LOST, ...): a lane hold with its code. */
   poolHold?: { code: string; params: Record<string, unknown> } | null;
+  /** A pool lane's live workers as their heartbeats describe them (the lanes page shows them). */
+  workers?: readonly PoolWorkerView[];
+}
+
+/** One live worker (src-main/pools/pool-runtime.ts PoolWorkerInfo has this shape). */
+export interface PoolWorkerView {
+  id: string;
+  host: string;
+  version: string;
+  slots: Partial<Record<string, number>>;
+  freeSlots: Partial<Record<string, number>>;
+  engines: readonly { id: string; fingerprint: string | null; preflight: { ok: true } | { ok: false; code: string } }[];
+  lastHeartbeat: number;
+  outOfService: { code: string; params: Record<string, unknown> } | null;
 }
 
 /** A pool lane as a PoolRuntime reports it (src-main/pools/pool-runtime.ts PoolLaneState has this shape). */
@@ -31,6 +45,7 @@ export interface PoolLaneView {
   queueKey: string;
   slots: number;
   hold: { code: string; params: Record<string, unknown> } | null;
+  workers?: readonly PoolWorkerView[];
 }
 
 /** A passed preflight may carry what it found (an engine's version) and a warning the lane shows (an outdated binary). */

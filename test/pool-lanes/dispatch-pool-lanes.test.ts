@@ -12,6 +12,10 @@ import type { GpuReport } from '../../src-main/gates/gpu';
 import { makeTone, tempDir } from '../library/helpers';
 import { InMemoryPoolRuntimeDouble, poolLane } from './in-memory-pool-runtime';
 import type { UnitEnded } from '../../src-main/dispatch/dispatcher';
+import { laneStatuses } from '../../src-main/dispatch/lane-status';
+import { lanesText } from '../../src-main/cli/commands/lanes';
+import { formattersFor } from '../../src-main/shells/electron/text/desktop-text';
+import { explain } from '../../src-main/explain/explain';
 
 const noGpu: GpuReport = { controllers: [], usable: [], slots: 0, reason: 'none in this test' };
 const apps: BacklotApp[] = [];
@@ -21,15 +25,19 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-/** A folder library of real files, with the local cpu lane paused (so cpu work can only go to a pool). */
-async function library(files: number): Promise<string> {
+/**
+ * A folder library of real files, with the local cpu lane paused (so cpu work can only go to a pool),
+ * or with no cpu slot (`noCpuSlots`: the local lane cannot run it at all).
+ */
+async function library(files: number, noCpuSlots = false): Promise<string> {
   const data = tempDir('pool-lanes');
   const media = tempDir('pool-lanes-media');
   dirs.push(data, media);
   for (let i = 0; i < files; i++) makeTone(path.join(media, `tone ${i}.wav`), 1, 300 + i * 20);
   const app = await openApp({ dataDir: data, engines: 'test', gpu: noGpu });
   await addSource(app.host, media);
-  app.host.transaction(() => app.dispatcher.arbiter.holds.setPaused('cpu', true, app.host.now(), 'test'));
+  if (noCpuSlots) app.dispatcher.settings.set('lanes.cpu.slots', 0);
+  else app.host.transaction(() => app.dispatcher.arbiter.holds.setPaused('cpu', true, app.host.now(), 'test'));
   await app.close();
   return data;
 }
@@ -81,8 +89,8 @@ describe('pool lanes in the dispatcher', () => {
     expect(runs).toEqual(['cpu@studio']);
   }, 120_000);
 
-  it("a pool lane's hold blocks it with its code; onChange lifting it wakes the arbiter", async () => {
-    const data = await library(2);
+  it("a pool lane's hold blocks it with its code (lanes, explain, backlot lanes); onChange lifting it wakes the arbiter", async () => {
+    const data = await library(2, true);
     const runtime = new InMemoryPoolRuntimeDouble([poolLane('studio', 'cpu', 0, { code: 'POOL_OFFLINE', params: {} })]);
     const ended: UnitEnded[] = [];
     const app = await open(data, runtime, ended);
@@ -92,12 +100,29 @@ describe('pool lanes in the dispatcher', () => {
     expect(arbiter.laneHold(lane, app.host.now())).toEqual({ code: 'POOL_OFFLINE', params: { lane: 'cpu@studio' } });
     expect(ended.filter((e) => e.unit.lane.startsWith('cpu'))).toEqual([]);
     expect(runtime.requests).toEqual([]);
+    // The lanes page and `backlot lanes` show the pool lane with its hold; explain names it (the local lane, with no slot, only beside it).
+    const status = laneStatuses(arbiter, app.host.now()).find((l) => l.lane === 'cpu@studio')!;
+    expect(status).toEqual({ lane: 'cpu@studio', slots: 0, running: 0, paused: false, hold: { code: 'POOL_OFFLINE', params: { lane: 'cpu@studio' } }, pool: { name: 'studio', base: 'cpu', workers: [] } });
+    expect(lanesText([status], formattersFor('en'))).toBe('cpu@studio slots 0  running 0  not paused  POOL_OFFLINE: no worker of the pool is live\n  no live worker in pool studio\n');
+    const item = app.host.db.prepare('SELECT id FROM items ORDER BY id LIMIT 1').pluck().get() as string;
+    expect(explain(app.host, arbiter, item, 'transcribe', app.host.now()).reason).toEqual({
+      code: 'POOL_OFFLINE', params: { lane: 'cpu@studio', also: [{ code: 'LANE_NO_SLOTS', params: { lane: 'cpu' } }] },
+    });
     // A worker came: two slots, no hold.
     runtime.set([poolLane('studio', 'cpu', 2)]);
     await settled(app);
     expect(arbiter.laneHold(arbiter.laneConfigs().find((l) => l.queueKey === 'cpu@studio')!, app.host.now())).toBeNull();
     expect(ended.filter((e) => e.unit.lane === 'cpu@studio').length).toBeGreaterThanOrEqual(2);
     for (const id of app.host.db.prepare('SELECT id FROM items').pluck().all() as string[]) expect(app.host.work.row('transcribe', id)!.state).toBe('done');
+    // The live worker as the lanes page shows it.
+    const live = laneStatuses(arbiter, app.host.now()).find((l) => l.lane === 'cpu@studio')!;
+    expect(live.pool!.workers).toEqual([{
+      id: 'studio-w1', host: 'studio-box', version: '0.1.0', engines: [{ id: 'test', ok: true, code: null }], slots: 2, freeSlots: 2, lastHeartbeat: 1_700_000_000_000, outOfService: null,
+    }]);
+    expect(lanesText([live], formattersFor('en'))).toBe(
+      'cpu@studio slots 2  running 0  not paused  open\n'
+      + '  worker studio-w1 on studio-box  version 0.1.0  free 2/2  engines test  last heartbeat 2023-11-14T22:13:20.000Z  in service\n',
+    );
   }, 120_000);
 
   it('a lost worker requeues its unit (WORKER_LOST): no attempt counted, done on the next try', async () => {
