@@ -76,3 +76,21 @@ export function intersectLanePatterns(a: string, b: string): string | null {
   if (laneMatches(b, a)) return a;
   return null;
 }
+
+/**
+ * The engine id an output is recorded under (`work.output_engine` is `<engine>@<fingerprint>`, or
+ * `<engine>@<pool>@<fingerprint>` for a pool's worker): `pocketsphinx` or `pocketsphinx@studio`.
+ */
+export function recordedEngineId(outputEngine: string): string {
+  const parts = outputEngine.split('@');
+  if (parts.length >= 3 && parts[1].length <= POOL_NAME_MAX && POOL_NAME.test(parts[1])) return `${parts[0]}@${parts[1]}`;
+  return parts[0];
+}
+
+/** `pocketsphinx@studio` → the engine `pocketsphinx` of the pool `studio`; null when the text is no such name. */
+export function poolEngineName(name: string): { engine: string; pool: string } | null {
+  const at = name.lastIndexOf('@');
+  if (at <= 0) return null;
+  const pool = name.slice(at + 1);
+  return pool.length <= POOL_NAME_MAX && POOL_NAME.test(pool) ? { engine: name.slice(0, at), pool } : null;
+}
