@@ -6,9 +6,17 @@
 // paused.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { channel, explained, items, leaf, run, TRANSCRIBE_ONLY } from './run';
+import os from 'node:os';
 import { parseScenario, ScenarioError } from '../../src-main/sim/scenario';
+import { Host } from '../../src-main/host/host';
+import { loadCorpus } from '../../src-main/bench/load-corpus';
+import { generateCorpus } from '../../src-shared/corpus/generate';
+import { previewOutcome, previewScenario, type LiveState } from '../../src-main/sim/preview';
+import { defaultBindings, DEFAULT_LANES, type LaneConfig } from '../../src-main/arbiter/lanes';
+import { defaultSettings } from '../../src-shared/settings/settings-schema';
+import { defaultPolicyTree } from '../../src-shared/policy/default-tree';
 
 const line = (s: { t: number; lane?: string; slot?: number; item?: string; node?: string }) => `${s.t} ${s.lane}/${s.slot} ${s.node} ${s.item}`;
 
@@ -154,5 +162,30 @@ describe('scenario pools are checked', () => {
     expect(s.poolLanes).toEqual([]);
     expect(s.laneOrder).toEqual(['sync', 'download', 'gpu', 'cpu', 'remote']);
     expect(s.baseLanes).toEqual(s.laneOrder);
+  });
+});
+
+describe('the what-if preview with pool lanes', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-preview-pools-'));
+  const host = new Host({ databaseFile: path.join(dir, 'backlot.sqlite'), durable: false });
+  const NOW = 1_000_000;
+  loadCorpus(host, generateCorpus({ seed: 7, channels: 2, items: 30, durationS: { min: 300, max: 900 }, have: { download: 1 } }), NOW);
+  afterAll(() => {
+    host.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const live = (pool: LaneConfig): LiveState => ({
+    now: NOW, lanes: [...Object.values(DEFAULT_LANES).map((l) => ({ ...l, slots: l.queueKey === 'gpu' ? 0 : l.slots })), pool], paused: [],
+    bindings: defaultBindings(), settings: defaultSettings(), freeBytes: null, spentUsd: 0,
+  });
+
+  it('declares the host pool lanes with their slots and holds; a held pool lane does no work', () => {
+    const open = previewScenario(host.db, live({ queueKey: 'gpu@studio', slots: 1, contendsFor: ['gpu'], pool: 'studio', poolHold: null }));
+    expect(open.scenario.pools).toEqual({ studio: { gpu: { slots: 1, hold: null } } });
+    expect(Object.keys(open.scenario.lanes as object)).not.toContain('gpu@studio');
+    expect(previewOutcome(open, defaultPolicyTree()).operations.find((o) => o.operation === 'transcribe')?.finishesAtS).toBeGreaterThan(0);
+    const held = previewScenario(host.db, live({ queueKey: 'gpu@studio', slots: 1, contendsFor: ['gpu'], pool: 'studio', poolHold: { code: 'POOL_OFFLINE', params: {} } }));
+    expect(held.scenario.pools).toEqual({ studio: { gpu: { slots: 1, hold: 'POOL_OFFLINE' } } });
+    expect(previewOutcome(held, defaultPolicyTree()).operations.find((o) => o.operation === 'transcribe')?.finishesAtS).toBeNull();
   });
 });
