@@ -118,6 +118,21 @@ describe('pool lanes in the simulator', () => {
     expect(r.starts.map(line)).toEqual(['50 gpu@studio/0 t x1', '50 gpu@studio/1 t x2', '70 gpu@studio/0 t x3', '80 gpu@studio/0 t x4']);
   });
 
+  it('the GPU yield is per machine: a pool lane yields only to transcription on its own pool', () => {
+    const r = run({
+      lanes: { gpu: { slots: 1 }, gpux: { slots: 1, contendsFor: ['gpu'] } },
+      pools: { studio: { gpux: { slots: 1 } } },
+      engines: { transcribe: { lane: 'gpu', secondsFixed: 10 }, diarize: { lane: 'gpux', secondsFixed: 5 } },
+      channels: [channel('c', items('x', 2))],
+      tree: { id: 'root', children: [leaf('t'), leaf('d', {}, 'diarize')] },
+      events: [{ at: 1, type: 'explain', item: 'x2', operation: 'diarize' }],
+    });
+    // The local gpux lane gives the GPU to the local transcription; gpux@studio is another machine's GPU.
+    expect(r.starts.filter((s) => s.t === 0).map((s) => `${s.lane} ${s.operation}`)).toEqual(['gpu transcribe', 'gpux@studio diarize']);
+    expect(r.starts.filter((s) => s.lane === 'gpux').every((s) => s.t >= 10)).toBe(true);
+    expect(explained(r, 'x2', 'diarize', 1).reason).toMatchObject({ code: 'GPU_YIELD', params: { lane: 'gpux', to: 'gpu' } });
+  });
+
   it('quiet hours may name a pool lane or every pool lane of a base', () => {
     const r = run({
       lanes: { gpu: { slots: 1 } },
