@@ -12,6 +12,7 @@ export const LAYERS = [
   ['host'],
   ['gates', 'policy', 'settings', 'runs', 'models', 'transcripts', 'speakers'],
   ['arbiter'],
+  // pools/ sits with the engines: its PoolRuntime hands a job to a worker and returns an engine outcome.
   ['engines', 'dispatch', 'digest', 'worker', 'pools'],
   ['explain', 'sim', 'bench'],
   ['api'],

@@ -1,6 +1,7 @@
 // The handlers of the window's methods (src-shared/api/window-contract.ts): thin adapters from a
 // validated request to the library list, the explain and run history of one item, the media
 // tickets, the lanes' running units with their progress, the demo library and the preview.
+import { recordedEngineId } from '../../src-shared/catalog/pool-lanes';
 import path from 'node:path';
 import type { ApiHandlers, ChannelSummary, RunDto } from '../../src-shared/api/contract';
 import type { RunningUnitDto } from '../../src-shared/api/window-contract';
@@ -57,7 +58,7 @@ export function createWindowHandlers(
         const run: RunDto | undefined = row.last_run === null ? undefined : history.run(row.last_run);
         return {
           operation: op.id as Exclude<typeof op.id, 'sync'>, state: x.state, reason: x.reason, attempts: row.attempts,
-          engine: row.output_engine === null ? null : row.output_engine.split('@')[0], lastRun: run ?? null,
+          engine: row.output_engine === null ? null : recordedEngineId(row.output_engine), lastRun: run ?? null,
         };
       });
       const channel = host.library.channel(record.channel_id);

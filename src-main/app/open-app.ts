@@ -18,7 +18,7 @@ export type { AppOptions, BacklotApp };
 export async function openApp(options: AppOptions): Promise<BacklotApp> {
   const dataDir = path.resolve(options.dataDir);
   const host = new Host({ databaseFile: path.join(dataDir, DATABASE_FILE_NAME) });
-  const dispatcher = new Dispatcher(host, { dataDir, profile: options.engines ?? 'production', test: options.test, extraAdapters: options.extraAdapters, gpu: options.gpu });
+  const dispatcher = new Dispatcher(host, { dataDir, profile: options.engines ?? 'production', test: options.test, extraAdapters: options.extraAdapters, gpu: options.gpu, ...(options.poolRuntime ? { poolRuntime: options.poolRuntime } : {}) });
   try {
     if (options.dispatch) await dispatcher.start();
     else await dispatcher.prepare();

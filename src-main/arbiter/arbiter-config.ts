@@ -30,6 +30,11 @@ export interface ArbiterConfig {
    * spec/scenario.md describes, so every scenario runs as it always did.
    */
   spendCapPerUnit?: boolean;
+  /**
+   * Pool lanes take every engine of their base lane, not only the remotable ones: the simulator's
+   * engines are simulated, so a scenario's pool slot is just another slot of its base lane.
+   */
+  poolsRunAnyEngine?: boolean;
 }
 
 /** A failure's consequence (docs/architecture.md "Failures"); engines choose it in their adapter. */

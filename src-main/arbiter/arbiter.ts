@@ -12,7 +12,7 @@ import type { CompiledNode, CompiledTree } from './compile-tree';
 import { FairnessStore } from './fairness';
 import { RunWriter } from './run-writer';
 import { select } from './select';
-import { expectedSeconds, expectedUsd, sortLanes, type EngineBinding, type LaneConfig } from './lanes';
+import { expectedSeconds, expectedUsd, poolLaneBindings, sortLanes, type EngineBinding, type LaneConfig, type PoolLaneView } from './lanes';
 import { SlotTable, type RunningUnit } from './slot-table';
 import { LeafCandidates } from './leaf-candidates';
 import { DueTimes } from './due-times';
@@ -22,7 +22,7 @@ import { ClaimUpkeep } from './claim-upkeep';
 import type { ArbiterConfig, Completion, FailureDisposition, UnitResult } from './arbiter-config';
 import type { PolicyTreeStore } from '../policy/tree-store';
 import { LaneHolds, pauseGate } from '../gates/pause';
-import { GateChain, noSlotsGate, type Hold } from '../gates/chain';
+import { GateChain, noSlotsGate, poolHoldGate, type Hold } from '../gates/chain';
 import { fitsSpendCap, spendCapGate } from '../gates/spend-cap';
 import { gpuYieldGate } from '../gates/gpu-yield';
 import { quietHoursGate } from '../gates/quiet-hours';
@@ -32,6 +32,7 @@ import type { PolicyNode } from '../../src-shared/policy/tree';
 import type { RunTrigger } from '../../src-shared/runs/trigger';
 import { BacklotError } from '../../src-shared/errors';
 import { workTitle } from './work-title';
+import { baseLane } from '../../src-shared/catalog/pool-lanes';
 
 export type { RunningUnit, Hold, ArbiterConfig, Completion, FailureDisposition, UnitResult };
 
@@ -50,7 +51,10 @@ export class Arbiter {
   private readonly outcomes: UnitOutcomes;
   private readonly upkeep: ClaimUpkeep;
   private readonly candidates: CandidateQueries;
-  private readonly lanes: LaneConfig[];
+  /** The catalog's (or the scenario's) lanes, then the pool lanes a PoolRuntime reports, in fill order. */
+  private lanes: LaneConfig[];
+  private readonly baseLanes: LaneConfig[];
+  private poolLanes: LaneConfig[] = [];
   private otherWrites = 0;
   private dataVersion = -1;
   /** Units claimed in the running transaction, started by the caller after it commits. */
@@ -69,17 +73,19 @@ export class Arbiter {
     this.candidates = new CandidateQueries(db);
     const memo = new CandidateMemo(this.candidates, process.env.BACKLOT_VERIFY_CANDIDATES === '1');
     host.work.watchReady(memo);
-    this.lanes = sortLanes(config.lanes.map((l) => l.queueKey)).map((k) => ({ ...config.lanes.find((l) => l.queueKey === k)! }));
+    this.baseLanes = sortLanes(config.lanes.map((l) => l.queueKey)).map((k) => ({ ...config.lanes.find((l) => l.queueKey === k)! }));
+    this.lanes = [...this.baseLanes];
     this.slots = new SlotTable(this.lanes);
     this.leaves = new LeafCandidates(host.work, this.candidates, memo, (lane) => this.bindingsOn(lane), this.slots);
     this.leaves.announcedRoom = () => this.announcedRoomBytes();
     this.due = new DueTimes(db, host.work);
-    this.trees = new TreeCache(db, () => this.laneKeys());
+    this.trees = new TreeCache(db, () => this.baseLanes.map((l) => l.queueKey));
     this.outcomes = new UnitOutcomes(host, this.due, () => this.config.retry);
     this.upkeep = new ClaimUpkeep(host, this.claims, this.runs, this.slots);
     this.gates = new GateChain([
       ...(config.firstGates ?? []),
       pauseGate(this.holds),
+      poolHoldGate,
       noSlotsGate,
       quietHoursGate(() => this.config.quietHours, () => this.config.wallTime),
       spendCapGate({ capUsd: () => this.config.spendCapUsd, spentUsd: (now) => this.spentUsd(now) }),
@@ -162,14 +168,41 @@ export class Arbiter {
     const { slots, slotSettings, ...rest } = change;
     this.config = { ...this.config, ...rest };
     for (const [lane, n] of Object.entries(slots ?? {})) {
-      const l = this.lanes.find((x) => x.queueKey === lane);
+      const l = this.baseLanes.find((x) => x.queueKey === lane);
       if (l) l.slots = n;
     }
     for (const [lane, n] of Object.entries(slotSettings ?? {})) {
-      const l = this.lanes.find((x) => x.queueKey === lane);
+      const l = this.baseLanes.find((x) => x.queueKey === lane);
       if (l) l.slotsSetting = n;
     }
     if (change.bindings) this.bindingsChanged();
+  }
+
+  /**
+   * The pool lanes now (docs/pools.md "Pool lanes in the tree"): each is a lane like any other, after
+   * its base lane in the fill order, its slots and hold as its PoolRuntime reports them. Applied as a
+   * slot setting is: the next pull sees it; a unit running on a slot that went (or on a lane whose
+   * pool went) runs to its end. A pool lane whose base lane does not exist here is left out.
+   */
+  setPoolLanes(views: readonly PoolLaneView[]): void {
+    const before = this.poolLanes.map((l) => l.queueKey).join(',');
+    this.poolLanes = views
+      .filter((v) => this.baseLanes.some((b) => b.queueKey === v.lane) && v.queueKey === `${v.lane}@${v.pool}`)
+      .map((v) => {
+        const base = this.baseLanes.find((b) => b.queueKey === v.lane)!;
+        return { queueKey: v.queueKey, slots: Math.max(0, Math.floor(v.slots)), contendsFor: [...base.contendsFor], pool: v.pool, poolHold: v.hold, workers: v.workers ?? [] };
+      });
+    const order = sortLanes([...this.baseLanes, ...this.poolLanes].map((l) => l.queueKey));
+    const all = [...this.baseLanes, ...this.poolLanes];
+    this.lanes = order.map((k) => all.find((l) => l.queueKey === k)!);
+    for (const l of this.poolLanes) this.slots.addLane(l.queueKey);
+    // Lanes that came or went change which bindings exist; slots and holds alone are read at each pull.
+    if (this.poolLanes.map((l) => l.queueKey).join(',') !== before) this.bindingsChanged();
+  }
+
+  /** The pool lanes as the last setPoolLanes left them. */
+  poolLaneConfigs(): readonly LaneConfig[] {
+    return this.poolLanes;
   }
 
   /** A binding's preflight or the set of bindings changed: every cached list is built again. */
@@ -206,7 +239,10 @@ export class Arbiter {
   bindingsOn(lane: string): EngineBinding[] {
     let list = this.laneBindings.get(lane);
     if (!list) {
-      list = this.config.bindings.filter((b) => b.lane === lane);
+      const pool = this.poolLanes.find((l) => l.queueKey === lane);
+      // A pool lane runs what its base lane runs, through the engines that can run on a worker.
+      list = pool ? poolLaneBindings(this.bindingsOn(baseLane(lane)), lane, this.config.poolsRunAnyEngine === true)
+        : this.config.bindings.filter((b) => b.lane === lane);
       this.laneBindings.set(lane, list);
     }
     return list;

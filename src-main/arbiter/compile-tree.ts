@@ -2,6 +2,7 @@
 // it and all its ancestors allow together (a group's match narrows its whole subtree), resolved
 // against the library's channels, so a pick never re-reads the tree.
 import { OPERATION_IDS, type OperationId } from '../../src-shared/catalog/operations';
+import { intersectLanePatterns } from '../../src-shared/catalog/pool-lanes';
 import type { PolicyMode, PolicyNode, PolicyOrder } from '../../src-shared/policy/tree';
 
 export interface CompiledNode {
@@ -19,6 +20,7 @@ export interface CompiledNode {
   isLeaf: boolean;
   /** Effective match. null = unconstrained; an empty set = matches nothing. */
   operations: ReadonlySet<OperationId> | null;
+  /** The lane or lane pattern the work must run on (`gpu`, `gpu@studio`, `gpu@*`; src-shared/catalog/pool-lanes.ts). */
   lane: string | null;
   channels: readonly string[] | null;
   publishedWithinS: number | null;
@@ -51,8 +53,10 @@ export function compileTree(tree: PolicyNode, channels: readonly ChannelInfo[]):
     let lane = parent?.lane ?? null;
     let laneConflict = false;
     if (m.lane !== undefined) {
-      if (lane !== null && lane !== m.lane) laneConflict = true;
-      lane = m.lane;
+      // A group's `gpu@*` and a child's `gpu@studio` narrow to `gpu@studio`; `gpu` and `gpu@studio` share no lane.
+      const both = lane === null ? m.lane : intersectLanePatterns(lane, m.lane);
+      if (both === null) laneConflict = true;
+      lane = both ?? m.lane;
     }
     let channelIds: string[] | null = parent?.channels ? [...parent.channels] : null;
     if (m.channel !== undefined) {

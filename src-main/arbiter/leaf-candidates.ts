@@ -1,6 +1,7 @@
 // What each leaf of the policy tree could run on a lane right now: its operations bound there
 // (preflight passed, disk gate allowing) and its best ready item in the leaf's order, asked of the
 // remembered index answers (candidate-memo.ts), never of a frozen list.
+import { baseLane, laneMatches } from '../../src-shared/catalog/pool-lanes';
 import { catalogIndex, operationSpec } from '../../src-shared/catalog/operations';
 import type { WorkStore } from '../work/work-store';
 import type { DiskMode } from '../gates/disk-gate';
@@ -42,7 +43,7 @@ export class LeafCandidates {
     const key = disk === 'open' ? lane : `${lane}\0closed`;
     let list = perLane.get(key);
     if (!list) {
-      list = leaf.matchesNothing || (leaf.lane !== null && leaf.lane !== lane) ? [] : this.bindingsOn(lane).filter((b) => b.preflight.ok
+      list = leaf.matchesNothing || (leaf.lane !== null && !laneMatches(leaf.lane, lane)) ? [] : this.bindingsOn(lane).filter((b) => b.preflight.ok
         && (leaf.operations === null || leaf.operations.has(b.operation))
         && (disk === 'open' || !operationSpec(b.operation).writesMedia));
       perLane.set(key, list);
@@ -138,9 +139,13 @@ export class LeafCandidates {
     return count;
   }
 
-  /** Passive work waits while any non-passive leaf has reachable work for this lane or runs on it. */
+  /**
+   * Passive work waits while any non-passive leaf has reachable work for this lane or runs on it. A
+   * pool slot is another slot of its base lane's kind: non-passive work running on `gpu` or on any
+   * `gpu@pool` keeps passive work off them all (docs/pools.md "Pool lanes in the tree").
+   */
   nonPassiveBusy(tree: CompiledTree, lane: string, candidateOf: (leaf: CompiledNode) => Candidate | undefined): boolean {
-    for (const u of this.slots.runningOn(lane)) {
+    for (const u of this.slots.runningOnBase(baseLane(lane))) {
       const node = u.nodeId === null ? undefined : tree.nodes.get(u.nodeId);
       if (!node || !node.passive) return true;
     }

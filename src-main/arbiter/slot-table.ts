@@ -4,6 +4,7 @@
 import type { OperationId } from '../../src-shared/catalog/operations';
 import type { RunTrigger } from '../../src-shared/runs/trigger';
 import type { EngineBinding, LaneConfig } from './lanes';
+import { baseLane } from '../../src-shared/catalog/pool-lanes';
 
 export interface RunningUnit {
   key: string;
@@ -38,11 +39,14 @@ export class SlotTable {
   private readonly units = new Map<string, (RunningUnit | null)[]>();
   private readonly runs = new Map<string, (SlotRun | null)[]>();
 
-  constructor(readonly lanes: readonly LaneConfig[]) {
-    for (const lane of lanes) {
-      this.units.set(lane.queueKey, []);
-      this.runs.set(lane.queueKey, []);
-    }
+  constructor(lanes: readonly LaneConfig[]) {
+    for (const lane of lanes) this.addLane(lane.queueKey);
+  }
+
+  /** A lane that appeared (a pool lane whose pool came: docs/pools.md); a lane that went keeps its running units until they end. */
+  addLane(lane: string): void {
+    if (!this.units.has(lane)) this.units.set(lane, []);
+    if (!this.runs.has(lane)) this.runs.set(lane, []);
   }
 
   unitAt(lane: string, slot: number): RunningUnit | null {
@@ -54,13 +58,14 @@ export class SlotTable {
   }
 
   put(unit: RunningUnit): void {
+    this.addLane(unit.lane);
     this.units.get(unit.lane)![unit.slot] = unit;
   }
 
   /** Frees the unit's slot if it still holds it. */
   free(unit: RunningUnit): void {
-    const units = this.units.get(unit.lane)!;
-    if (units[unit.slot]?.key === unit.key) units[unit.slot] = null;
+    const units = this.units.get(unit.lane);
+    if (units?.[unit.slot]?.key === unit.key) units[unit.slot] = null;
   }
 
   running(): RunningUnit[] {
@@ -71,6 +76,13 @@ export class SlotTable {
 
   runningOn(lane: string): RunningUnit[] {
     return (this.units.get(lane) ?? []).filter((u): u is RunningUnit => u !== null);
+  }
+
+  /** Units running on a base lane and on its pool lanes (`gpu`, `gpu@studio`): one kind of slot (docs/pools.md). */
+  runningOnBase(base: string): RunningUnit[] {
+    const out: RunningUnit[] = [];
+    for (const [lane, units] of this.units) if (baseLane(lane) === base) for (const u of units) if (u) out.push(u);
+    return out;
   }
 
   /** Whether any running unit of this operation is on this lane (the GPU yield asks). */
@@ -97,6 +109,7 @@ export class SlotTable {
   }
 
   setRun(lane: string, slot: number, run: SlotRun | null): void {
+    this.addLane(lane);
     this.runs.get(lane)![slot] = run;
   }
 

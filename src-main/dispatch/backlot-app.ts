@@ -7,6 +7,7 @@ import type { EngineAdapter, EngineProfile } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import type { GpuReport } from '../gates/gpu';
 import type { WorkerDoor } from '../pools/worker-door/door-server';
+import type { PoolRuntime } from '../pools/pool-runtime';
 
 export interface AppOptions {
   dataDir: string;
@@ -20,6 +21,8 @@ export interface AppOptions {
   gpu?: GpuReport;
   /** `--worker-listen HOST:PORT`, over the setting pools.workerListen (docs/pools.md "The worker door"). */
   workerListen?: string;
+  /** The pools' runtime, handed to the Dispatcher as its `poolRuntime` (docs/pools.md "Pool lanes in the tree"). */
+  poolRuntime?: PoolRuntime;
 }
 
 export interface BacklotApp {

@@ -29,6 +29,7 @@ import { DiskFullState } from '../gates/disk-full';
 import { storageErrorCode } from '../db/storage-errors';
 import { attachAcquisition, detachAcquisition, type Acquisition } from '../gates/acquisition';
 import { calendarPeriod } from '../../src-shared/schedule/calendar-period';
+import type { PoolRuntime } from '../pools/pool-runtime';
 
 export interface DispatcherOptions {
   dataDir: string;
@@ -38,6 +39,13 @@ export interface DispatcherOptions {
   gpu?: GpuReport;
   /** For tests: adapters beside the profile's own (a second engine on another lane). */
   extraAdapters?: readonly EngineAdapter[];
+  /**
+   * The pools' runtime (docs/pools.md "Pool lanes in the tree"): its lanes join the arbiter's, and the
+   * units claimed on them run through it. Absent while no pool exists: nothing changes for a local
+   * user and nothing touches Redis. The dispatcher subscribes to its changes and never closes it:
+   * whoever made it closes it after the dispatcher stopped.
+   */
+  poolRuntime?: PoolRuntime;
 }
 
 /** A unit that ended, as `backlot run` and the window's live list report it. */
@@ -79,6 +87,7 @@ export class Dispatcher {
   private stopped = false;
   private dispatching = false;
   private unsubscribe: (() => void) | null = null;
+  private unsubscribePools: (() => void) | null = null;
   private rebuilding: Promise<void> | null = null;
   private rebuildsPending = 0;
   private readonly endedListeners = new Set<(e: UnitEnded) => void>();
@@ -125,12 +134,31 @@ export class Dispatcher {
         this.host.emit('lanes-changed');
       },
       reserveSpend: (unit, usd) => this.arbiter.reserveUnitUsd(unit, usd, this.host.now()),
-    });
+    }, this.options.poolRuntime ?? null);
     await this.disk.refresh();
     this.arbiter = new Arbiter(this.host, this.config(values, this.registry.bindings, this.gpu));
     this.manual = new ManualRuns(this.host, this.arbiter);
+    const pools = this.options.poolRuntime;
+    if (pools) {
+      this.arbiter.setPoolLanes(pools.lanes());
+      // A worker came or went, the transport went down: the lanes are read again and the arbiter wakes.
+      this.unsubscribePools = pools.onChange(() => this.poolLanesChanged());
+    }
     this.host.work.useRollupPeriod(values['digest.channel.period']);
     return this.arbiter;
+  }
+
+  private poolLanesChanged(): void {
+    const pools = this.options.poolRuntime;
+    if (!pools || this.stopped) return;
+    try {
+      this.arbiter.setPoolLanes(pools.lanes());
+    } catch (e) {
+      this.reportInternal('reading the pool lanes', e);
+      return;
+    }
+    this.host.emit('lanes-changed');
+    this.wake();
   }
 
   private environment(values: SettingsValues): EngineEnvironment {
@@ -509,6 +537,7 @@ export class Dispatcher {
     this.stopped = true;
     await detachAcquisition(this.acquisition);
     this.unsubscribe?.();
+    this.unsubscribePools?.();
     if (this.timer) clearTimeout(this.timer);
     if (this.diskFullTimer) clearInterval(this.diskFullTimer);
     for (const i of this.intervals) clearInterval(i);

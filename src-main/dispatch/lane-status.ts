@@ -1,7 +1,9 @@
 // What each lane is doing right now, for the lane page, the tray and `backlot lanes`: slots,
 // running units, whether it is paused, and the first hold that keeps it from starting work.
 import type { Arbiter } from '../arbiter/arbiter';
-import type { LaneStatusDto } from '../../src-shared/api/contract';
+import type { LaneStatusDto, PoolWorkerDto } from '../../src-shared/api/contract';
+import type { PoolWorkerView } from '../arbiter/lanes';
+import { baseLane } from '../../src-shared/catalog/pool-lanes';
 import { BacklotError } from '../../src-shared/errors';
 import { ALL_LANES } from '../gates/pause';
 
@@ -18,8 +20,19 @@ export function laneStatuses(arbiter: Arbiter, now: number): LaneStatusDto[] {
       running: arbiter.runningOn(lane.queueKey).length,
       paused: arbiter.holds.isGateHeld(lane.queueKey),
       hold,
+      ...(lane.pool !== undefined ? { pool: { name: lane.pool, base: baseLane(lane.queueKey), workers: (lane.workers ?? []).map((w) => workerDto(w, baseLane(lane.queueKey))) } } : {}),
     };
   });
+}
+
+/** A worker as the lanes page shows it: its slots and free slots on this lane, its engines' preflight. */
+function workerDto(w: PoolWorkerView, base: string): PoolWorkerDto {
+  return {
+    id: w.id, host: w.host, version: w.version,
+    engines: w.engines.map((e) => ({ id: e.id, ok: e.preflight.ok, code: e.preflight.ok ? null : e.preflight.code })),
+    slots: w.slots[base] ?? 0, freeSlots: w.freeSlots[base] ?? 0,
+    lastHeartbeat: w.lastHeartbeat, outOfService: w.outOfService,
+  };
 }
 
 /** The one writer of every pause: a lane by its queue key, or "*" for everything. */

@@ -140,6 +140,13 @@ export interface EngineAdapter {
   readonly operation: OperationId;
   /** Which profile lists it. */
   readonly profile: EngineProfile;
+  /**
+   * Whether a pool's worker may run it (docs/pools.md "Which engines run on a pool"): its program reads
+   * only its job's input files and writes only its outputDir, and needs no host state at run time.
+   * In-process engines, engines that fetch from the network for the host (sync, download) and engines
+   * that spend the host's money are not. Default false.
+   */
+  readonly remotable?: boolean;
   /** The lane it runs on; default: the catalog's lane for this engine id. */
   lane?(env: EngineEnvironment): Lane;
   /**

@@ -1,6 +1,6 @@
 // Runs claimed units (after their claim committed: docs/architecture.md "One pick"): chooses the
-// unit's engine, builds its job from the item's facts, runs it (a process, a worker or in-process),
-// and commits its outputs atomically with the database record. Every failure becomes a reason code
+// unit's engine, builds its job from the item's facts, runs it (a process, a worker, in-process, or
+// on a pool's worker through the PoolRuntime: the launch is the only step that differs), and commits its outputs atomically with the database record. Every failure becomes a reason code
 // on the unit, completed through the same path as a success; nothing here throws at its caller.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +17,8 @@ import { EngineWorkers } from './workers';
 import { commitOutputs, prepareTemporaryOutputDir, temporaryOutputDir } from './commit-output';
 import { storageErrorCode } from '../db/storage-errors';
 import { isBacklotError } from '../../src-shared/errors';
+import { baseLane, poolOf } from '../../src-shared/catalog/pool-lanes';
+import type { PoolRuntime } from '../pools/pool-runtime';
 
 export interface ExecutorHooks {
   /** Commits a unit's result synchronously (in its own transaction); false if the claim lapsed. */
@@ -51,7 +53,8 @@ export class EngineExecutor {
   private readonly workers = new EngineWorkers();
   private stopping = false;
 
-  constructor(private readonly host: Host, private registry: EngineRegistry, private env: EngineEnvironment, private readonly hooks: ExecutorHooks) {}
+  /** `pools`: runs the units of pool lanes (`gpu@studio`) on workers; null while no pool exists. */
+  constructor(private readonly host: Host, private registry: EngineRegistry, private env: EngineEnvironment, private readonly hooks: ExecutorHooks, private readonly pools: PoolRuntime | null = null) {}
 
   /** New settings or a rebuilt registry: units started from now on use them. */
   reconfigure(registry: EngineRegistry, env: EngineEnvironment): void {
@@ -131,14 +134,17 @@ export class EngineExecutor {
         }
         job.budgetUsd = reserved.budgetUsd;
       }
-      const outcome = await this.launch(choice.engine, job, unit, abort);
+      const pool = poolOf(unit.lane);
+      const outcome = pool === null ? await this.launch(choice.engine, job, unit, abort) : await this.launchOnPool(pool, choice.engine, job, unit, abort);
       if (this.stopping) return;
       if (!outcome.ok) {
         const plan = choice.engine.adapter.failure?.(job, { code: outcome.code, params: outcome.params, diagnostic: outcome.diagnostic });
-        if (plan?.preflight) this.hooks.preflightFailed(unit, choice.engine.adapter.id, plan.preflight);
+        // A worker's configuration is the worker's: it takes itself out of service; the host's own engine stays as it is.
+        if (plan?.preflight && pool === null) this.hooks.preflightFailed(unit, choice.engine.adapter.id, plan.preflight);
         return this.fail(unit, {
           outcome: 'failed', code: outcome.code, params: outcome.params, diagnostic: outcome.diagnostic,
-          disposition: plan?.disposition ?? (outcome.code === 'DISK_FULL' ? 'requeue' : 'retry'),
+          // A lost worker or transport is not the item's fault (DESIGN §9): back to missing, no attempt counted.
+          disposition: pool !== null && POOL_REQUEUE_CODES.has(outcome.code) ? 'requeue' : plan?.disposition ?? (outcome.code === 'DISK_FULL' ? 'requeue' : 'retry'),
           record: plan?.record ? (now) => plan.record!({ host: this.host, now, job }) : undefined,
           ...(plan?.usd !== undefined ? { usd: plan.usd } : {}),
         });
@@ -147,7 +153,7 @@ export class EngineExecutor {
       const temps = outcome.outputs.map((o) => o.path);
       const finals = plan.finals ?? outcome.outputs.map((o) => path.join(job.defaultOutputDir, path.basename(o.path)));
       const done: UnitResult = {
-        outcome: 'done', jobId, engineFingerprint: choice.engine.fingerprint,
+        outcome: 'done', jobId, engineFingerprint: pool === null ? choice.engine.fingerprint : poolEngineFingerprint(choice.engine, pool),
         bytes: plan.bytes ?? outcome.outputs.reduce((s, o) => s + o.bytes, 0),
         outputPath: plan.recordedPath !== undefined ? plan.recordedPath : finals[0] ?? null,
         ...(plan.usd !== undefined ? { usd: plan.usd } : {}),
@@ -186,6 +192,24 @@ export class EngineExecutor {
 
   private fail(unit: RunningUnit, result: Extract<UnitResult, { outcome: 'failed' }>): void {
     if (!this.stopping) this.hooks.complete(unit, result);
+  }
+
+  /**
+   * The launch of a pool lane's unit: the transport runs the engine on a worker and resolves once its
+   * outputs are uploaded into job.outputDir (docs/pools.md "A unit on a worker"). Everything before
+   * (the job, its temporary folder) and after (the adapter's commit, the one settle transaction) is
+   * the local path's own code.
+   */
+  private launchOnPool(pool: string, engine: RegisteredEngine, job: JobContext, unit: RunningUnit, abort: AbortController): Promise<EngineOutcome> {
+    if (!this.pools) {
+      return Promise.resolve({ ok: false, code: 'POOL_TRANSPORT_DOWN', params: { lane: unit.lane }, diagnostic: 'This host has no pool runtime: the unit of a pool lane cannot be sent to a worker.', logs: [] });
+    }
+    const io: InProcessIo = {
+      signal: abort.signal,
+      progress: (ratio, message) => { this.hooks.renew(unit); this.hooks.progress(unit, message === undefined ? { ratio } : { ratio, message }); },
+      log: (level, text) => { this.hooks.renew(unit); this.hooks.log(unit, level, text); },
+    };
+    return this.pools.run({ pool, lane: baseLane(unit.lane) as PoolUnitLane, unitKey: unit.key, claimToken: unit.token, engineId: engine.adapter.id, job }, io);
   }
 
   private async launch(engine: RegisteredEngine, job: JobContext, unit: RunningUnit, abort: AbortController): Promise<EngineOutcome> {
@@ -234,4 +258,20 @@ export class EngineExecutor {
   workerCount(): number {
     return this.workers.count();
   }
+}
+
+/** A pool unit's failures that are the pool's, not the item's (docs/pools.md "Holds"). */
+export const POOL_REQUEUE_CODES: ReadonlySet<string> = new Set(['POOL_OFFLINE', 'POOL_TRANSPORT_DOWN', 'WORKER_LOST', 'WORKER_OUT_OF_SERVICE']);
+
+type PoolUnitLane = Parameters<PoolRuntime['run']>[0]['lane'];
+
+/**
+ * What a worker's output is recorded with: `<engine>@<pool>@<what shapes it>` (`pocketsphinx@studio@…`),
+ * so the item shows `pocketsphinx@studio` and `backlot redo --engine pocketsphinx@studio` finds exactly
+ * the outputs of that pool (DESIGN §9 "Engines").
+ */
+export function poolEngineFingerprint(engine: RegisteredEngine, pool: string): string {
+  const id = engine.adapter.id;
+  const rest = engine.fingerprint.startsWith(`${id}@`) ? engine.fingerprint.slice(id.length + 1) : engine.fingerprint;
+  return `${id}@${pool}@${rest}`;
 }

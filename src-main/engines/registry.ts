@@ -6,6 +6,7 @@ import { CATALOG, operationSpec, type Lane, type OperationId } from '../../src-s
 import { engineSettingKey, type SettingKey } from '../../src-shared/settings/settings-schema';
 import type { ChannelRecord, ItemRecord } from '../library/repository';
 import type { EngineBinding, Preflight } from '../arbiter/lanes';
+import { baseLane, poolOf } from '../../src-shared/catalog/pool-lanes';
 import type { CostModel, EngineAdapter, EngineEnvironment, EngineProfile } from './adapter';
 import { testAdapters, type TestEngineOptions } from './test-engine/adapter';
 import { ytDlpListingAdapter } from './yt-dlp-listing/adapter';
@@ -142,8 +143,11 @@ export async function buildEngineRegistry(options: RegistryOptions): Promise<Eng
   return {
     profile, engines, bindings,
     choose(binding, channel, item) {
-      const candidates = enabledOn(binding.operation, binding.lane).filter((e) => e.adapter.accepts?.(channel, item) ?? true);
-      const ready = candidates.find((e) => e.preflight.ok);
+      // A pool lane (`gpu@studio`) runs its base lane's remotable engines; the worker answers for their preflight.
+      const pool = poolOf(binding.lane);
+      const candidates = enabledOn(binding.operation, baseLane(binding.lane))
+        .filter((e) => (pool === null || e.adapter.remotable === true) && (e.adapter.accepts?.(channel, item) ?? true));
+      const ready = candidates.find((e) => pool !== null || e.preflight.ok);
       if (ready) return { ok: true, engine: ready };
       const first = candidates[0]?.preflight;
       if (first && !first.ok) return { ok: false, code: 'ENGINE_UNAVAILABLE', message: first.message, params: { engine: candidates[0].adapter.id, code: first.code } };
@@ -169,6 +173,7 @@ function bindingOf(op: OperationId, lane: string, engines: RegisteredEngine[]): 
     secondsFixed: lead.cost.secondsFixed, secondsPerMediaSecond: lead.cost.secondsPerMediaSecond,
     usdFixed: lead.cost.usdFixed ?? 0, usdPerMediaSecond: lead.cost.usdPerMediaSecond ?? 0,
     preflight: lead.preflight,
+    remotable: engines.some((e) => e.adapter.remotable === true),
   };
 }
 

@@ -75,6 +75,8 @@ export function sherpaDiarizeAdapter(provider: 'cpu' | 'gpu', program: string, s
     id: `sherpa-onnx-${provider}`,
     operation: 'diarize',
     profile: 'production',
+    // Media and models in, clusters out: nothing of the host's at run time (docs/pools.md).
+    remotable: true,
     cost: () => ({ secondsFixed: 3, secondsPerMediaSecond }),
     fingerprint: (env) => sherpaFingerprint(env.modelsDir),
     async preflight(env) {

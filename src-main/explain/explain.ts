@@ -6,6 +6,7 @@ import type { Host } from '../host/host';
 import type { Arbiter } from '../arbiter/arbiter';
 import type { CompiledNode } from '../arbiter/compile-tree';
 import type { Candidate } from '../arbiter/candidates';
+import { laneMatches } from '../../src-shared/catalog/pool-lanes';
 import { isFull } from '../arbiter/select';
 import { itemDependencies, itemSettlesAfter, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
 import { assertNever, type WorkState } from '../../src-shared/states/states';
@@ -78,7 +79,7 @@ function missingInputReason(host: Host, row: WorkRow): Reason {
 }
 
 function matches(leaf: CompiledNode, lane: string, row: WorkRow, now: number): boolean {
-  if (leaf.matchesNothing || (leaf.lane !== null && leaf.lane !== lane)) return false;
+  if (leaf.matchesNothing || (leaf.lane !== null && !laneMatches(leaf.lane, lane))) return false;
   if (leaf.operations !== null && !leaf.operations.has(row.operation)) return false;
   if (leaf.channels !== null && !leaf.channels.includes(row.channel_id)) return false;
   if (leaf.publishedWithinS !== null && row.published_at < now - leaf.publishedWithinS) return false;

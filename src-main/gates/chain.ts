@@ -15,6 +15,10 @@ export interface GateLane {
   contendsFor: readonly Resource[];
   /** What Settings asks for when the machine gives fewer (arbiter/lanes.ts). */
   slotsSetting?: number;
+  /** A pool lane's pool (`studio` for `gpu@studio`); absent on a local lane. */
+  pool?: string;
+  /** What the pool's runtime says holds the lane (POOL_OFFLINE, WORKER_LOST...; docs/pools.md "Holds"). */
+  poolHold?: Hold | null;
 }
 
 /** What a gate may ask about the work in progress (the arbiter's slot table answers). */
@@ -66,6 +70,15 @@ export class GateChain {
     return next;
   }
 }
+
+/**
+ * A pool lane holds while its pool cannot take work (docs/pools.md "Holds"): the PoolRuntime's reason
+ * (POOL_OFFLINE, POOL_TRANSPORT_DOWN, WORKER_LOST, PREFLIGHT_FAILED...) with the lane named in it.
+ */
+export const poolHoldGate: LaneGate = {
+  id: 'pool-hold',
+  hold: ({ lane }) => (lane.poolHold ? { code: lane.poolHold.code, params: { ...lane.poolHold.params, lane: lane.queueKey } } : null),
+};
 
 /** A zero slot count holds the lane (DESIGN §4: a hold, not a stop). */
 export const noSlotsGate: LaneGate = {

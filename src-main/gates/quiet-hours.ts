@@ -3,6 +3,7 @@
 // reads its virtual clock as UTC from time 0; the app reads local time.
 import { BacklotError } from '../../src-shared/errors';
 import type { LaneGate } from './chain';
+import { laneMatches } from '../../src-shared/catalog/pool-lanes';
 import { CLOCK_PROBLEM, clockSeconds, type QuietWindow } from '../../src-shared/schedule/quiet-window';
 
 export type { QuietWindow };
@@ -38,7 +39,7 @@ export function quietUntil(windows: readonly QuietWindow[], lane: string, t: num
   const { secondsOfDay, weekday } = wall(t);
   let until: number | null = null;
   for (const w of windows) {
-    if (w.lane !== lane && w.lane !== '*') continue;
+    if (!laneMatches(w.lane, lane)) continue;
     const from = parseClock(w.from, 'from');
     const to = parseClock(w.to, 'to');
     let inside = false;
@@ -64,7 +65,7 @@ export function nextQuietBoundary(windows: readonly QuietWindow[], lane: string,
   const { secondsOfDay } = wall(t);
   let next: number | null = null;
   for (const w of windows) {
-    if (w.lane !== lane && w.lane !== '*') continue;
+    if (!laneMatches(w.lane, lane)) continue;
     for (const edge of [parseClock(w.from, 'from'), parseClock(w.to, 'to')]) {
       let delta = edge - secondsOfDay;
       if (delta <= 0) delta += 86400;

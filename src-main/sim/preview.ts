@@ -10,6 +10,7 @@ import { ITEM_OPERATIONS, type OperationId } from '../../src-shared/catalog/oper
 import type { WorkState } from '../../src-shared/states/states';
 import type { PreviewOutcomeDto } from '../../src-shared/api/window-contract';
 import { parseScenario } from './scenario';
+import { baseLane } from '../../src-shared/catalog/pool-lanes';
 import { SCENARIO_OPERATION_IDS } from './operations';
 import { simulate, type TraceEvent } from './simulate';
 
@@ -95,7 +96,9 @@ export function previewScenario(db: Db, live: LiveState, maxItems = PREVIEW_MAX_
   }
   const s = live.settings;
   const scenario: Record<string, unknown> = {
-    lanes: Object.fromEntries(live.lanes.map((l) => [l.queueKey, { slots: l.slots, contendsFor: [...l.contendsFor] }])),
+    lanes: Object.fromEntries(live.lanes.filter((l) => l.pool === undefined).map((l) => [l.queueKey, { slots: l.slots, contendsFor: [...l.contendsFor] }])),
+    // Pool lanes are slots of their base lane (docs/scheduling.md "Pools in a scenario"); a held one starts held.
+    ...(live.lanes.some((l) => l.pool !== undefined) ? { pools: poolsOf(live.lanes) } : {}),
     engines,
     channels: channels.map((c) => ({
       id: c.id, platform: c.platform,
@@ -217,4 +220,14 @@ export function joinSegments<S extends { lane: string; slot: number; operation: 
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+/** The scenario's `pools` from the host's pool lanes: `{ studio: { gpu: { slots, hold } } }`. */
+function poolsOf(lanes: readonly LaneConfig[]): Record<string, Record<string, { slots: number; hold: string | null }>> {
+  const pools: Record<string, Record<string, { slots: number; hold: string | null }>> = {};
+  for (const l of lanes) {
+    if (l.pool === undefined) continue;
+    (pools[l.pool] ??= {})[baseLane(l.queueKey)] = { slots: l.slots, hold: l.poolHold?.code ?? null };
+  }
+  return pools;
 }

@@ -7,13 +7,21 @@ import type { PolicyNode } from '../../src-shared/policy/tree';
 import { validatePolicyTree, policyErrorPath } from '../../src-shared/policy/validate';
 import { isBacklotError } from '../../src-shared/errors';
 import { DEFAULT_LANES, sortLanes } from '../arbiter/lanes';
+import { parseLaneName, poolLaneKey } from '../../src-shared/catalog/pool-lanes';
 import { parseClock } from '../gates/quiet-hours';
 
 export class ScenarioError extends Error {
-  constructor(readonly field: string, message: string) {
+  /** The refusal's code where a field has its own (pools: POOL_NAME_INVALID, POOL_LANE_UNKNOWN...). */
+  constructor(readonly field: string, message: string, readonly code = 'SCENARIO_INVALID') {
     super(`${field}: ${message}`);
   }
 }
+
+/** A pool lane of a scenario (docs/scheduling.md "Pools in a scenario"): its slots, and a hold code if it takes no work. */
+const poolLaneSpec = z.object({
+  slots: z.number().int().min(0).max(64),
+  hold: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be a hold code like POOL_OFFLINE').nullable().default(null),
+}).strict();
 
 const opId = z.enum(SCENARIO_OPERATION_IDS);
 const nonNeg = z.number().finite().min(0);
@@ -56,10 +64,13 @@ const eventSpec = z.discriminatedUnion('type', [
   z.object({ at, type: z.literal('restart') }),
   z.object({ at, type: z.literal('deleteMedia'), item: z.string().min(1) }),
   z.object({ at, type: z.literal('explain'), item: z.string().min(1), operation: opId }),
+  // A pool lane's slots or hold change (workers came or went, the transport went down).
+  z.object({ at, type: z.literal('pool'), pool: z.string().min(1), lane: z.string().min(1), slots: z.number().int().min(0).max(64).optional(), hold: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be a hold code like POOL_OFFLINE').nullable().optional() }),
 ]);
 const quietWindow = z.object({ lane: z.string().min(1), from: z.string(), to: z.string(), days: z.array(z.number().int().min(0).max(6)).optional() });
 const scenarioSpec = z.object({
   lanes: z.record(z.string().min(1), laneSpec).default({}),
+  pools: z.record(z.string(), z.record(z.string(), poolLaneSpec)).default({}),
   engines: z.partialRecord(opId, z.union([engineSpec, z.array(engineSpec).min(1)])).default({}),
   channels: z.array(channelSpec).default([]),
   generate: generateSpec.optional(),
@@ -84,8 +95,21 @@ export type ScenarioEvent = Parsed['events'][number];
 export type ScenarioItem = z.infer<typeof itemSpec>;
 export type EngineSpecInput = z.infer<typeof engineSpec>;
 
-export interface Scenario extends Omit<Parsed, 'tree' | 'events' | 'lanes'> {
+export interface ScenarioPoolLane {
+  pool: string;
+  lane: string;
+  queueKey: string;
+  slots: number;
+  hold: { code: string; params: Record<string, unknown> } | null;
+}
+
+export interface Scenario extends Omit<Parsed, 'tree' | 'events' | 'lanes' | 'pools'> {
+  /** Every lane by queue key, the pool lanes (`gpu@studio`) included, for the metrics. */
   lanes: Record<string, { slots: number; contendsFor: Resource[] }>;
+  /** The base lanes only: what the arbiter is built with. */
+  baseLanes: string[];
+  /** The pool lanes at time 0. */
+  poolLanes: ScenarioPoolLane[];
   laneOrder: string[];
   tree: PolicyNode | null;
   events: (ScenarioEvent & { tree?: unknown })[];
@@ -109,6 +133,16 @@ export function parseScenario(input: unknown): Scenario {
   const lanes: Scenario['lanes'] = {};
   for (const [k, v] of Object.entries(DEFAULT_LANES)) lanes[k] = { slots: v.slots, contendsFor: [...v.contendsFor] };
   for (const [k, v] of Object.entries(s.lanes)) lanes[k] = { slots: v.slots, contendsFor: v.contendsFor ?? lanes[k]?.contendsFor ?? [] };
+  const baseLanes = sortLanes(Object.keys(lanes));
+  const poolLanes: ScenarioPoolLane[] = [];
+  for (const [pool, perLane] of Object.entries(s.pools)) {
+    for (const [lane, spec] of Object.entries(perLane)) {
+      checkPoolLane(pool, lane, baseLanes, `pools.${pool}.${lane}`);
+      const queueKey = poolLaneKey(lane, pool);
+      poolLanes.push({ pool, lane, queueKey, slots: spec.slots, hold: spec.hold === null ? null : { code: spec.hold, params: {} } });
+      lanes[queueKey] = { slots: spec.slots, contendsFor: [...lanes[lane].contendsFor] };
+    }
+  }
   const laneOrder = sortLanes(Object.keys(lanes));
   for (const [op, spec] of Object.entries(s.engines)) {
     const list = Array.isArray(spec) ? spec : [spec];
@@ -166,6 +200,10 @@ export function parseScenario(input: unknown): Scenario {
       case 'resume':
         if (e.lane !== undefined && e.lane !== '*' && !lanes[e.lane]) throw new ScenarioError(`events[${i}].lane`, `unknown lane "${e.lane}".`);
         return e;
+      case 'pool':
+        if (!lanes[poolLaneKey(e.lane, e.pool)]) checkPoolLane(e.pool, e.lane, baseLanes, `events[${i}]`);
+        if (!lanes[poolLaneKey(e.lane, e.pool)]) throw new ScenarioError(`events[${i}].pool`, `POOL_LANE_UNDECLARED: the pool lane "${poolLaneKey(e.lane, e.pool)}" is not declared under "pools".`, 'POOL_LANE_UNDECLARED');
+        return e;
       case 'deleteMedia':
       case 'explain':
         if (!knownItem(e.item) && !channelIds.has(e.item)) throw new ScenarioError(`events[${i}].item`, `unknown item "${e.item}".`);
@@ -178,11 +216,21 @@ export function parseScenario(input: unknown): Scenario {
     if (!knownItem(f.item) && !channelIds.has(f.item)) throw new ScenarioError(`failures[${i}].item`, `unknown item "${f.item}".`);
   });
   s.settings.quietHours.forEach((w, i) => {
-    if (w.lane !== '*' && !lanes[w.lane]) throw new ScenarioError(`settings.quietHours[${i}].lane`, `unknown lane "${w.lane}".`);
+    if (w.lane !== '*' && !lanes[w.lane] && !(w.lane.endsWith('@*') && lanes[w.lane.slice(0, -2)])) throw new ScenarioError(`settings.quietHours[${i}].lane`, `unknown lane "${w.lane}".`);
     try { parseClock(w.from, 'from'); } catch (e) { throw new ScenarioError(`settings.quietHours[${i}].from`, (e as Error).message); }
     try { parseClock(w.to, 'to'); } catch (e) { throw new ScenarioError(`settings.quietHours[${i}].to`, (e as Error).message); }
   });
-  return { ...s, lanes, laneOrder, tree, events };
+  return { ...s, lanes, baseLanes, poolLanes, laneOrder, tree, events };
+}
+
+/** A scenario's pool lane: a well-formed pool name on a declared base lane, each refusal a code and one sentence. */
+function checkPoolLane(pool: string, lane: string, baseLanes: readonly string[], field: string): void {
+  if (parseLaneName(poolLaneKey('x', pool))?.pool !== pool) {
+    throw new ScenarioError(field, `POOL_NAME_INVALID: pool name "${pool}" must be 1 to 32 lower-case letters, digits and single inner dashes, starting with a letter.`, 'POOL_NAME_INVALID');
+  }
+  if (lane.includes('@') || !baseLanes.includes(lane)) {
+    throw new ScenarioError(field, `POOL_LANE_UNKNOWN: a pool lane takes work for a declared lane (${baseLanes.join(', ')}), not "${lane}".`, 'POOL_LANE_UNKNOWN');
+  }
 }
 
 export function engineList(spec: EngineSpecInput | EngineSpecInput[] | undefined): EngineSpecInput[] | undefined {

@@ -18,7 +18,7 @@ import { countKey, emptyCounts, type StateCounts, type WorkState } from '../../s
 import { defaultPolicyTree } from '../../src-shared/policy/default-tree';
 import { leavesOf, type PolicyNode } from '../../src-shared/policy/tree';
 import { generateCorpus } from '../../src-shared/corpus/generate';
-import { engineList, type Scenario, type ScenarioEvent, type ScenarioItem } from './scenario';
+import { engineList, type Scenario, type ScenarioPoolLane, type ScenarioEvent, type ScenarioItem } from './scenario';
 import { SimWorld } from './world';
 import { ITEM_OPERATION_IDS, SimMetrics, round } from './metrics';
 
@@ -86,6 +86,8 @@ class Simulation {
   private readonly clock = new VirtualClock(0);
   private readonly world: SimWorld;
   private readonly lanes: LaneConfig[];
+  /** The scenario's pool lanes as its events last left them (docs/scheduling.md "Pools in a scenario"). */
+  private readonly poolLanes: ScenarioPoolLane[];
   private readonly laneIndex: (lane: string) => number;
   private readonly config: ArbiterConfig;
   private readonly metrics: SimMetrics;
@@ -98,7 +100,8 @@ class Simulation {
 
   constructor(private readonly s: Scenario, private readonly file: string, private readonly options: SimOptions) {
     this.world = new SimWorld(s.disk ? s.disk.freeBytes : null, s.failures);
-    this.lanes = s.laneOrder.map((k) => ({ queueKey: k, slots: s.lanes[k].slots, contendsFor: s.lanes[k].contendsFor }));
+    this.lanes = s.baseLanes.map((k) => ({ queueKey: k, slots: s.lanes[k].slots, contendsFor: s.lanes[k].contendsFor }));
+    this.poolLanes = s.poolLanes.map((p) => ({ ...p }));
     this.laneIndex = (lane) => s.laneOrder.indexOf(lane);
     this.config = {
       lanes: this.lanes,
@@ -111,6 +114,8 @@ class Simulation {
       wallTime: utcWallTime,
       leaseS: 60,
       actor: 'sim',
+      // Simulated engines run anywhere: a pool slot is one more slot of its base lane.
+      poolsRunAnyEngine: true,
     };
     this.metrics = new SimMetrics(s.laneOrder);
     this.trace = s.trace ? [] : null;
@@ -154,7 +159,7 @@ class Simulation {
       ...(this.trace ? { trace: this.trace } : {}),
       metrics: {
         end,
-        lanes: this.metrics.lanes((lane) => this.s.lanes[lane].slots),
+        lanes: this.metrics.lanes((lane) => this.poolLanes.find((p) => p.queueKey === lane)?.slots ?? this.s.lanes[lane].slots),
         nodes: this.metrics.nodes(),
         latency: this.metrics.latencies(),
         states: this.states(),
@@ -175,6 +180,7 @@ class Simulation {
   private boot(first: boolean): void {
     this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false, operations: SCENARIO_OPERATION_IDS, settleOrder: false });
     this.arbiter = new Arbiter(this.host, this.config);
+    if (this.poolLanes.length > 0) this.arbiter.setPoolLanes(this.poolLanes);
     if (first) {
       this.host.transaction(() => this.seed());
     } else {
@@ -285,6 +291,13 @@ class Simulation {
         this.host.library.markMediaGone(e.item, t);
         return;
       }
+      case 'pool': {
+        const lane = this.poolLanes.find((p) => p.pool === e.pool && p.lane === e.lane)!;
+        if (e.slots !== undefined) lane.slots = e.slots;
+        if (e.hold !== undefined) lane.hold = e.hold === null ? null : { code: e.hold, params: {} };
+        this.arbiter.setPoolLanes(this.poolLanes);
+        return;
+      }
       case 'explain': {
         const x = explain(this.host, this.arbiter, e.item, e.operation, t);
         this.trace?.push({ t, event: 'explain', item: e.item, operation: e.operation, state: x.state, reason: x.reason });
@@ -346,7 +359,7 @@ class Simulation {
   /** Utilization's denominator: time in which a lane had matched reachable or running work. */
   private account(from: number, to: number): void {
     if (to <= from) return;
-    for (const lane of this.lanes) {
+    for (const lane of this.arbiter.laneConfigs()) {
       const active = this.arbiter.runningOn(lane.queueKey).length > 0 || this.arbiter.hasMatchedWork(lane.queueKey, from);
       if (active) this.metrics.active(lane.queueKey, to - from);
     }

@@ -64,12 +64,30 @@ export const runDto = z.object({
 });
 export type RunDto = z.infer<typeof runDto>;
 
+/** One live worker of a pool lane, from its heartbeat (docs/pools.md "Pool lanes on the lanes page"). */
+export const poolWorker = z.object({
+  id: z.string(),
+  host: z.string(),
+  version: z.string(),
+  engines: z.array(z.object({ id: z.string(), ok: z.boolean(), code: z.string().nullable() })),
+  /** Slots this worker advertises on the lane, and how many are free now. */
+  slots: z.number().int(),
+  freeSlots: z.number().int(),
+  /** Epoch ms of the last heartbeat. */
+  lastHeartbeat: z.number(),
+  /** Why the worker took itself out of service, or null. */
+  outOfService: reason.nullable(),
+});
+export type PoolWorkerDto = z.infer<typeof poolWorker>;
+
 export const laneStatus = z.object({
   lane: z.string(),
   slots: z.number().int(),
   running: z.number().int(),
   paused: z.boolean(),
   hold: reason.nullable(),
+  /** A pool lane (`gpu@studio`): its pool and live workers. Absent on a local lane. */
+  pool: z.object({ name: z.string(), base: z.string(), workers: z.array(poolWorker) }).optional(),
 });
 export type LaneStatusDto = z.infer<typeof laneStatus>;
 

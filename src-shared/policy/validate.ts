@@ -7,6 +7,7 @@ import { BacklotError } from '../errors';
 import { FIELD_RULES, MATCH_KEYS, NODE_KEYS, POLICY_LIMITS, policyNodeFields } from './schema';
 import type { PolicyMatch, PolicyNode } from './tree';
 import type { OperationId } from '../catalog/operations';
+import { laneNameProblem } from '../catalog/pool-lanes';
 
 export interface PolicyValidationContext {
   /** The lanes (queue keys) a `match.lane` may name. */
@@ -107,7 +108,10 @@ function validateNode(input: unknown, path: string, ctx: PolicyValidationContext
     fail(id, path, 'match.operation', `${operationRule(ctx)} (got ${describe(fields.match.operation)})`);
   }
   if (fields.match?.lane !== undefined && !ctx.lanes.includes(fields.match.lane)) {
-    fail(id, path, 'match.lane', `${laneRule(ctx)} (got ${describe(fields.match.lane)})`);
+    // A pool lane (`gpu@studio`, `gpu@*`) of a known base lane is allowed even before its pool exists.
+    if (!fields.match.lane.includes('@')) fail(id, path, 'match.lane', `${laneRule(ctx)} (got ${describe(fields.match.lane)})`);
+    const problem = laneNameProblem(fields.match.lane, baseLanes(ctx));
+    if (problem !== null) fail(id, path, 'match.lane', `match.lane ${problem}`);
   }
 
   // Built field by field so the result holds only known keys, in one canonical order, with no
@@ -129,8 +133,13 @@ function operationRule(ctx: PolicyValidationContext): string {
   return ctx.operations ? `match.operation must be one of ${ctx.operations.join(', ')}` : FIELD_RULES['match.operation'];
 }
 
+function baseLanes(ctx: PolicyValidationContext): string[] {
+  return ctx.lanes.filter((l) => !l.includes('@'));
+}
+
 function laneRule(ctx: PolicyValidationContext): string {
-  return `match.lane must be one of ${ctx.lanes.length > 0 ? ctx.lanes.join(', ') : '(none configured)'}`;
+  const bases = baseLanes(ctx);
+  return `match.lane must be one of ${bases.length > 0 ? bases.join(', ') : '(none configured)'}`;
 }
 
 function canonicalMatch(m: PolicyMatch): PolicyMatch {

@@ -10,6 +10,8 @@ export const REASON_CODES = [
   // Gates and holds, in the chain's order (explain, and a lane's hold).
   'LANE_PAUSED', 'LANE_NO_SLOTS', 'QUIET_HOURS', 'SPEND_CAP', 'GPU_YIELD', 'DISK_GATE', 'DISK_FULL',
   'NETWORK_COOLDOWN', 'PREFLIGHT_FAILED', 'NODE_FULL', 'PASSIVE_BEHIND', 'LANE_BUSY',
+  // A pool lane's holds (docs/pools.md "Holds"), also the end of a unit a worker could not finish.
+  'POOL_OFFLINE', 'POOL_TRANSPORT_DOWN', 'WORKER_LOST', 'WORKER_OUT_OF_SERVICE',
   // Preflights: why an engine cannot run here.
   'ENGINE_NOT_INSTALLED', 'ENGINE_DISABLED', 'NO_ENGINE_ENABLED', 'NO_USABLE_GPU', 'MODEL_MISSING', 'PREFLIGHT_ERROR',
   // How a run or a unit ended.

@@ -2,7 +2,8 @@
 // after a restart, and one line for the UI. The store, the CLI and the settings page all read this.
 import { z } from 'zod';
 import { CATALOG, OPERATION_IDS, type OperationId } from '../catalog/operations';
-import { LANE_KEYS, LANES, type LaneKey } from '../catalog/lanes';
+import { LANE_KEYS, LANES, isLaneKey, type LaneKey } from '../catalog/lanes';
+import { laneNameProblem } from '../catalog/pool-lanes';
 import { quietWindowSchema, type QuietWindow } from '../schedule/quiet-window';
 import { NOTICE_KINDS, type NoticeKind } from '../notices/notice';
 import { ACQUISITION_CROSS_RULES, ACQUISITION_SETTINGS } from './acquisition-settings';
@@ -44,7 +45,13 @@ const count = (min: number, max?: number) => {
   return max === undefined ? base : base.max(max, { error: `must be at most ${max}` });
 };
 
-export const quietWindow = quietWindowSchema(z.enum(LANE_KEYS, { error: `must name a lane: ${LANE_KEYS.join(', ')}` }));
+// A window may also name a pool lane (`gpu@studio`) or every pool's lane of a base (`gpu@*`);
+// `gpu` stays the local lane (docs/pools.md "Pool lanes in the tree").
+const quietLane = z.string({ error: `must name a lane: ${LANE_KEYS.join(', ')}` })
+  .refine((l) => (isLaneKey(l) || (l.includes('@') && laneNameProblem(l, LANE_KEYS) === null)), {
+    error: (issue) => (typeof issue.input === 'string' && issue.input.includes('@') ? laneNameProblem(issue.input, LANE_KEYS) ?? '' : `must name a lane: ${LANE_KEYS.join(', ')}, or a pool lane like "gpu@studio"`),
+  });
+export const quietWindow = quietWindowSchema(quietLane);
 export type { QuietWindow };
 
 const slots = (lane: LaneKey) => spec({

@@ -4,6 +4,30 @@ import type { Command } from './index';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { withApp } from '../app';
 import { laneStatuses, setLanePaused } from '../../dispatch/lane-status';
+import type { LaneStatusDto } from '../../../src-shared/api/contract';
+import { EN } from '../../shells/electron/text/en';
+import { formattersFor, type Formatters } from '../../shells/electron/text/desktop-text';
+
+/**
+ * The lanes as `backlot lanes` prints them: one line per lane; a pool lane's hold also in words, and
+ * under it one line per live worker (docs/pools.md "Pool lanes on the lanes page").
+ */
+export function lanesText(lanes: readonly LaneStatusDto[], f: Formatters): string {
+  let out = '';
+  for (const l of lanes) {
+    const code = l.hold ? `${l.hold.code}${l.hold.params.code ? ` (${String(l.hold.params.code)})` : ''}` : 'open';
+    const words = l.hold && l.pool ? `: ${EN.hold(l.hold, f)}` : '';
+    out += `${l.lane.padEnd(10)} slots ${l.slots}  running ${l.running}  ${l.paused ? 'paused' : 'not paused'}  ${code}${words}\n`;
+    if (!l.pool) continue;
+    if (l.pool.workers.length === 0) out += `  no live worker in pool ${l.pool.name}\n`;
+    for (const w of l.pool.workers) {
+      const engines = w.engines.map((e) => (e.ok ? e.id : `${e.id} (${e.code ?? 'failed'})`)).join(', ') || 'none';
+      const state = w.outOfService ? `out of service: ${w.outOfService.code}` : 'in service';
+      out += `  worker ${w.id} on ${w.host}  version ${w.version}  free ${w.freeSlots}/${w.slots}  engines ${engines}  last heartbeat ${new Date(w.lastHeartbeat).toISOString()}  ${state}\n`;
+    }
+  }
+  return out;
+}
 
 const USAGE = 'lanes [list | pause LANE | resume LANE] [--data DIR] [--json]';
 
@@ -25,10 +49,7 @@ export const lanesCommand: Command = {
       if (values.json) {
         process.stdout.write(`${JSON.stringify({ lanes })}\n`);
       } else {
-        for (const l of lanes) {
-          const hold = l.hold ? `${l.hold.code}${l.hold.params.code ? ` (${String(l.hold.params.code)})` : ''}` : 'open';
-          process.stdout.write(`${l.lane.padEnd(10)} slots ${l.slots}  running ${l.running}  ${l.paused ? 'paused' : 'not paused'}  ${hold}\n`);
-        }
+        process.stdout.write(lanesText(lanes, formattersFor('en')));
       }
       return 0;
     });

@@ -1,5 +1,6 @@
 // `backlot redo`: "do these again" (docs/architecture.md "Fingerprints"): the chosen outputs stay
 // on disk but stop counting as current, so the work is stale and the enabled engines redo it.
+import { poolEngineName } from '../../../src-shared/catalog/pool-lanes';
 import type { Command } from './index';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { withApp } from '../app';
@@ -21,7 +22,9 @@ export const redoCommand: Command = {
     const forms = [items.length > 0, values.channel !== undefined, values.engine !== undefined].filter(Boolean).length;
     if (forms !== 1) throw new CliUsageError(`redo needs exactly one of: items, --channel ID or --engine ENGINE. Usage: backlot ${USAGE}`);
     const known = [...operationSpec(operation).engines.map((e) => e.id), TEST_ENGINE_ID];
-    if (values.engine !== undefined && !known.includes(values.engine)) {
+    // `pocketsphinx@studio`: only what that pool's workers made (docs/pools.md "A unit on a worker").
+    const poolEngine = values.engine === undefined ? null : poolEngineName(values.engine);
+    if (values.engine !== undefined && !known.includes(values.engine) && !(poolEngine && known.includes(poolEngine.engine))) {
       throw new BacklotError('UNKNOWN_ENGINE', `There is no ${operation} engine "${values.engine}"; its engines are ${known.join(', ')}.`, { engine: values.engine });
     }
     return withApp(values.data, (app) => {

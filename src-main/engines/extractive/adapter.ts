@@ -12,6 +12,8 @@ export const extractiveAdapter: EngineAdapter = {
   id: 'extractive',
   operation: 'digest',
   profile: 'production',
+  // The transcript in, the digest out (docs/pools.md "Which engines run on a pool").
+  remotable: true,
   // Measured: an hour of speech in well under a second (docs/benchmarks.md "Digests").
   cost: () => ({ secondsFixed: 1, secondsPerMediaSecond: 0.0005 }),
   settingKeys: ['digest.summarySentences', 'digest.moments'],

@@ -37,6 +37,8 @@ export const pocketsphinxAdapter: EngineAdapter = {
   id: POCKETSPHINX_ID,
   operation: 'transcribe',
   profile: 'production',
+  // Its program reads only the media and writes only its outputDir (docs/pools.md "Which engines run on a pool").
+  remotable: true,
   // Measured on this project's 2-core machine (docs/benchmarks.md, `backlot bench transcribe`).
   cost: () => ({ secondsFixed: 2, secondsPerMediaSecond: 0.25 }),
   fingerprint: fingerprintOf,

@@ -41,6 +41,8 @@ export function testAdapter(operation: OperationId, options: TestAdapterOptions 
     id: options.id ?? TEST_ENGINE_ID,
     operation,
     profile: 'test',
+    // The test engine's program reads only its input and writes only its outputDir.
+    remotable: true,
     lane: (env) => options.lane ?? testLane(operation, env),
     cost: () => ({ secondsFixed: REFERENCE_COSTS[operation].secondsFixed, secondsPerMediaSecond: REFERENCE_COSTS[operation].secondsPerMediaSecond }),
     fingerprint: () => 'test-engine-1',

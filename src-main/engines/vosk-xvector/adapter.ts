@@ -17,6 +17,8 @@ export const voskXvectorAdapter: EngineAdapter = {
   id: 'vosk-xvector',
   operation: 'diarize',
   profile: 'production',
+  // Media and bundled models in, clusters out: nothing of the host's at run time (docs/pools.md).
+  remotable: true,
   // Measured: real-time factor 0.10 on one core (docs/benchmarks.md), plus the program's start.
   cost: () => ({ secondsFixed: 1.5, secondsPerMediaSecond: 0.11 }),
   fingerprint: (env) => `vosk-model-spk-0.4+silero-vad;threshold=${env.settings['speakers.diarizeThreshold']}`,

@@ -30,6 +30,8 @@ function whisperAdapter(id: 'whisper.cpp' | 'whisper.cpp-cpu', lane: 'gpu' | 'cp
     id,
     operation: 'transcribe',
     profile: 'production',
+    // Its program reads only the media and its model and writes only its outputDir (docs/pools.md).
+    remotable: true,
     lane: (): Lane => (lane === 'gpu' ? { queueKey: 'gpu', contendsFor: ['gpu'] } : { queueKey: 'cpu', contendsFor: ['cpu'] }),
     // Rough until measured with a model (docs/benchmarks.md): base.en on a GPU, and on two CPU cores.
     cost: () => (lane === 'gpu' ? { secondsFixed: 3, secondsPerMediaSecond: 0.05 } : { secondsFixed: 3, secondsPerMediaSecond: 1 }),

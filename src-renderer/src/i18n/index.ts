@@ -100,7 +100,12 @@ export function useWords() {
   const f = computed<Formatters>(() => formattersFor(current.value));
   const has = (group: Record<string, string>, key: string) => Object.prototype.hasOwnProperty.call(group, key);
   const op = (id: string) => (has(en.operations, id) ? t(`operations.${id}`) : id);
-  const lane = (id: string) => (has(en.lanes, id) ? t(`lanes.${id}`) : id);
+  // A pool lane is its base lane's name with its pool: `GPU@studio` (docs/pools.md).
+  const lane = (id: string): string => {
+    const at = id.indexOf('@');
+    if (at > 0) return `${lane(id.slice(0, at))}@${id.slice(at + 1)}`;
+    return has(en.lanes, id) ? t(`lanes.${id}`) : id;
+  };
   const state = (id: string) => (has(en.states, id) ? t(`states.${id}`) : id);
   const outcome = (id: string) => (has(en.outcomes, id) ? t(`outcomes.${id}`) : id);
   const reason = (r: { code: string; params?: Record<string, unknown> }) => describeReason(r, current.value, { f: f.value, op, lane });

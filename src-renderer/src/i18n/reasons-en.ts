@@ -5,6 +5,7 @@ import { num, text, type Sentence, type SentenceContext, type Params } from './s
 
 const lane = (p: Params, c: SentenceContext) => (text(p.lane) ? `the ${c.lane(text(p.lane)!)} lane` : 'its lane');
 const laneCap = (p: Params, c: SentenceContext) => (text(p.lane) ? `The ${c.lane(text(p.lane)!)} lane` : 'Its lane');
+const pool = (p: Params) => (text(p.lane)?.includes('@') ? ` in the pool "${text(p.lane)!.slice(text(p.lane)!.indexOf('@') + 1)}"` : '');
 const withCode = (p: Params) => (text(p.code) ? ` (${text(p.code)})` : '');
 const count = (value: unknown, one: string, many: string, c: SentenceContext) => {
   const n = num(value);
@@ -69,6 +70,10 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
     const message = text(p.message);
     return `The engine on ${lane(p, c)} failed its check${withCode(p)}${message ? `: ${message}` : '.'}`;
   },
+  POOL_OFFLINE: (p, c) => `${laneCap(p, c)} has no live worker${pool(p)}: its work waits until a worker joins.`,
+  POOL_TRANSPORT_DOWN: (p, c) => `The pool's transport (Redis) cannot be reached, so ${lane(p, c)} takes no work until it is back.`,
+  WORKER_LOST: (p, c) => `A worker of ${lane(p, c)} stopped answering: its unit goes back to the queue, and this is not counted as the item's failure.`,
+  WORKER_OUT_OF_SERVICE: (p, c) => `A worker of ${lane(p, c)} took itself out of service${withCode(p)}; it fails no item, and the lane waits for a worker that can run it.`,
   NODE_FULL: (p) => (text(p.node) ? `The "${text(p.node)}" group of the tree is at its worker limit.` : 'A group of the tree is at its worker limit.'),
   PASSIVE_BEHIND: (p) => `The passive${text(p.node) ? ` "${text(p.node)}"` : ''} group waits while more urgent work uses the lane.`,
   LANE_BUSY: (p, c) => {

@@ -5,6 +5,7 @@ import { num, text, type Sentence, type SentenceContext, type Params } from './s
 
 const lane = (p: Params, c: SentenceContext) => (text(p.lane) ? `a(z) ${c.lane(text(p.lane)!)} sávon` : 'a sávján');
 const laneName = (p: Params, c: SentenceContext) => (text(p.lane) ? `A(z) ${c.lane(text(p.lane)!)} sáv` : 'A sávja');
+const pool = (p: Params) => (text(p.lane)?.includes('@') ? ` (a(z) „${text(p.lane)!.slice(text(p.lane)!.indexOf('@') + 1)}” gépcsoportban)` : '');
 const withCode = (p: Params) => (text(p.code) ? ` (${text(p.code)})` : '');
 // Hungarian keeps the noun singular after a number: "3 kísérlet".
 const count = (value: unknown, noun: string, c: SentenceContext) => {
@@ -68,6 +69,10 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
     const message = text(p.message);
     return `A motor ${lane(p, c)} nem ment át az ellenőrzésen${withCode(p)}${message ? `: ${message}` : '.'}`;
   },
+  POOL_OFFLINE: (p, c) => `${laneName(p, c)}${pool(p)} nincs élő munkagépe: a munkája vár, amíg egy munkagép csatlakozik.`,
+  POOL_TRANSPORT_DOWN: (p, c) => `A gépcsoport átvitele (Redis) nem érhető el, ezért ${lane(p, c)} nem indul munka, amíg vissza nem tér.`,
+  WORKER_LOST: (p, c) => `Egy munkagép ${lane(p, c)} nem válaszol: az egysége visszakerül a sorba, és ez nem számít az elem hibájának.`,
+  WORKER_OUT_OF_SERVICE: (p, c) => `Egy munkagép ${lane(p, c)} kivonta magát a szolgálatból${withCode(p)}; egy elemet sem buktat el, és a sáv olyan munkagépre vár, amely futtatni tudja.`,
   NODE_FULL: (p) => (text(p.node) ? `A fa „${text(p.node)}” csoportja elérte a munkáskorlátját.` : 'A fa egyik csoportja elérte a munkáskorlátját.'),
   PASSIVE_BEHIND: (p) => `A passzív${text(p.node) ? ` „${text(p.node)}”` : ''} csoport vár, amíg sürgősebb munka használja a sávot.`,
   LANE_BUSY: (p, c) => {

@@ -7,7 +7,8 @@ const OPERATIONS: Record<string, string> = {
   sync: 'sync', download: 'download', transcribe: 'transcription', diarize: 'diarization',
   'attribute-voices': 'voice attribution', 'attribute-words': 'word attribution', digest: 'digest',
 };
-const laneLabel = (lane: string) => LANES[lane] ?? lane;
+// A pool lane is its base lane's name with its pool: `GPU@studio` (docs/pools.md).
+const laneLabel = (lane: string): string => (lane.includes('@') ? `${laneLabel(lane.slice(0, lane.indexOf('@')))}@${lane.slice(lane.indexOf('@') + 1)}` : LANES[lane] ?? lane);
 const operation = (id: string) => OPERATIONS[id] ?? id;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const plural = (n: number, one: string, many: string, f: Formatters) => `${f.count(n)} ${n === 1 ? one : many}`;
@@ -39,6 +40,10 @@ function hold(code: string, p: Params, f: Formatters): string {
       const c = textParam(p, 'code');
       return `its engines failed their check${c ? ` (${c})` : ''}`;
     }
+    case 'POOL_OFFLINE': return 'no worker of the pool is live';
+    case 'POOL_TRANSPORT_DOWN': return "the pool's transport (Redis) cannot be reached";
+    case 'WORKER_LOST': return 'a worker stopped answering; its unit is queued again';
+    case 'WORKER_OUT_OF_SERVICE': return 'its worker took itself out of service';
     default: return `held (${code})`;
   }
 }

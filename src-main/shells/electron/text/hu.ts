@@ -8,7 +8,8 @@ const OPERATIONS: Record<string, string> = {
   sync: 'szinkronizálás', download: 'letöltés', transcribe: 'átírás', diarize: 'beszélők szétválasztása',
   'attribute-voices': 'hangok azonosítása', 'attribute-words': 'szavak beszélőhöz rendelése', digest: 'összefoglaló',
 };
-const laneLabel = (lane: string) => LANES[lane] ?? lane;
+// A pool lane is its base lane's name with its pool: `GPU@studio` (docs/pools.md).
+const laneLabel = (lane: string): string => (lane.includes('@') ? `${laneLabel(lane.slice(0, lane.indexOf('@')))}@${lane.slice(lane.indexOf('@') + 1)}` : LANES[lane] ?? lane);
 const operation = (id: string) => OPERATIONS[id] ?? id;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 // Hungarian keeps the noun singular after a number: "3 próbálkozás".
@@ -41,6 +42,10 @@ function hold(code: string, p: Params, f: Formatters): string {
       const c = textParam(p, 'code');
       return `a motorjai nem mentek át az ellenőrzésen${c ? ` (${c})` : ''}`;
     }
+    case 'POOL_OFFLINE': return 'a gépcsoportnak nincs élő munkagépe';
+    case 'POOL_TRANSPORT_DOWN': return 'a gépcsoport átvitele (Redis) nem érhető el';
+    case 'WORKER_LOST': return 'egy munkagép nem válaszol; az egysége újra sorba kerül';
+    case 'WORKER_OUT_OF_SERVICE': return 'a munkagépe kivonta magát a szolgálatból';
     default: return `visszatartva (${code})`;
   }
 }
