@@ -12,35 +12,44 @@ import { SettingsStore } from '../settings/settings-store';
 import { PoolStore } from '../pools/pool-store';
 import { openWorkerDoor, type WorkerDoor } from '../pools/worker-door/door-server';
 import { temporaryOutputDir } from '../engines/commit-output';
+import { PoolTransport } from '../pools/transport/pool-transport';
 
 export type { AppOptions, BacklotApp };
 
 export async function openApp(options: AppOptions): Promise<BacklotApp> {
   const dataDir = path.resolve(options.dataDir);
   const host = new Host({ databaseFile: path.join(dataDir, DATABASE_FILE_NAME) });
-  const dispatcher = new Dispatcher(host, { dataDir, profile: options.engines ?? 'production', test: options.test, extraAdapters: options.extraAdapters, gpu: options.gpu, ...(options.poolRuntime ? { poolRuntime: options.poolRuntime } : {}) });
+  // The worker door and the transport exist only where units are dispatched and a pool exists: a
+  // local-only library listens on nothing new and never touches Redis (docs/pools.md "The worker door").
+  let workerDoor: WorkerDoor | null = null;
+  let transport: PoolTransport | null = null;
+  const pools = new PoolStore(host.db);
+  if (options.dispatch && !options.poolRuntime && pools.count() > 0) {
+    const settings = new SettingsStore(host.db);
+    try {
+      workerDoor = await openWorkerDoor({
+        pools,
+        listen: options.workerListen ?? settings.get('pools.workerListen'),
+        jobDir: (jobId) => temporaryOutputDir(dataDir, jobId),
+      });
+    } catch (e) {
+      host.close();
+      throw e;
+    }
+    transport = new PoolTransport({ pools, tickets: workerDoor.tickets, settings });
+  }
+  const poolRuntime = options.poolRuntime ?? transport ?? undefined;
+  const dispatcher = new Dispatcher(host, { dataDir, profile: options.engines ?? 'production', test: options.test, extraAdapters: options.extraAdapters, gpu: options.gpu, ...(poolRuntime ? { poolRuntime } : {}) });
+  const closePools = async (): Promise<void> => {
+    await transport?.close();
+    await workerDoor?.close();
+  };
   try {
     if (options.dispatch) await dispatcher.start();
     else await dispatcher.prepare();
   } catch (e) {
-    host.close();
+    await closePools().finally(() => host.close());
     throw e;
-  }
-  // The worker door opens only where units are dispatched and a pool exists: a local-only
-  // library listens on nothing new (docs/pools.md "The worker door").
-  let workerDoor: WorkerDoor | null = null;
-  const pools = new PoolStore(host.db);
-  if (options.dispatch && pools.count() > 0) {
-    try {
-      workerDoor = await openWorkerDoor({
-        pools,
-        listen: options.workerListen ?? new SettingsStore(host.db).get('pools.workerListen'),
-        jobDir: (jobId) => temporaryOutputDir(dataDir, jobId),
-      });
-    } catch (e) {
-      await dispatcher.stop().finally(() => host.close());
-      throw e;
-    }
   }
   let closing: Promise<void> | null = null;
   return {
@@ -48,7 +57,8 @@ export async function openApp(options: AppOptions): Promise<BacklotApp> {
     dispatcher,
     workerDoor,
     close() {
-      closing ??= (workerDoor?.close() ?? Promise.resolve()).then(() => dispatcher.stop()).finally(() => host.close());
+      // Engines first (a pool unit's run is cancelled: its job removed, its ticket revoked), then the transport and the door.
+      closing ??= dispatcher.stop().then(closePools).finally(() => host.close());
       return closing;
     },
   };

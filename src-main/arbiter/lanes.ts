@@ -2,7 +2,7 @@
 // resources it contends for; an engine binding says which operation runs on which lane at what
 // expected cost, and whether its preflight passed.
 import type { OperationId, Resource } from '../../src-shared/catalog/operations';
-import { CATALOG } from '../../src-shared/catalog/operations';
+import { CATALOG, operationSpec } from '../../src-shared/catalog/operations';
 import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';
 import { LANES, LANE_KEYS } from '../../src-shared/catalog/lanes';
 import { baseLane } from '../../src-shared/catalog/pool-lanes';
@@ -99,7 +99,9 @@ export function sortLanes(keys: Iterable<string>): string[] {
  */
 export function poolLaneBindings(baseBindings: readonly EngineBinding[], poolLane: string, anyEngine: boolean): EngineBinding[] {
   if (anyEngine) return baseBindings.map((b) => ({ ...b, lane: poolLane }));
-  return baseBindings.filter((b) => b.remotable === true).map((b) => ({ ...b, lane: poolLane, preflight: { ok: true } }));
+  // Channel-scope work (the channel digest) is built from host state no job carries: it stays local.
+  return baseBindings.filter((b) => b.remotable === true && operationSpec(b.operation).scope === 'item')
+    .map((b) => ({ ...b, lane: poolLane, preflight: { ok: true } }));
 }
 
 export function expectedSeconds(b: EngineBinding, durationS: number): number {
