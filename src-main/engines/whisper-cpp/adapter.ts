@@ -5,7 +5,8 @@
 import type { Lane } from '../../../src-shared/catalog/operations';
 import { engineProgram } from '../program-file';
 import type { EngineAdapter, EngineEnvironment } from '../adapter';
-import { installedModel, modelFingerprint } from '../../models/index';
+import { installedModel, modelCatalog, modelFingerprint } from '../../models/index';
+import { MODEL_CATALOG, type CatalogModel } from '../../../src-shared/models/model-catalog';
 import { nodeProgram } from '../program-command';
 import { transcriptCommitPlan } from '../transcript-commit';
 import {
@@ -16,9 +17,21 @@ import { bindingVersion, buildInstalled, wantedBuild } from './whisper-build';
 /** Bumped when the chunk loop or the word merging changes what a transcript holds. */
 const OUTPUT_VERSION = 1;
 
+/** The catalog as this process sees it (with a test's extra entries); the built-in one if that file is unreadable. */
+function catalogForMessage(): readonly CatalogModel[] {
+  try { return modelCatalog(); } catch { return MODEL_CATALOG; }
+}
+
+/**
+ * The refusal's one sentence: the catalog name first (`backlot models add whisper-base.en`, docs/
+ * models.md), the file or URL form as the alternative (the only one for a model the catalog does
+ * not have), and the setting that picks another installed model.
+ */
 export function modelMissingMessage(model: string): string {
-  return `No whisper model "${model}" is installed. Add one with: backlot models add <URL or file of ${model}.bin> --sha256 <its SHA-256> --id ${model}`
-    + ' (or set transcribe.whisperModel to an installed model: backlot models list).';
+  const entry = catalogForMessage().find((m) => m.id === model && m.engine === 'whisper.cpp');
+  const fileForm = `backlot models add <URL or file of ${model}.bin> --sha256 <its SHA-256> --id ${model}`;
+  const add = entry ? `Add it by name with: backlot models add ${entry.name} (or from a file or URL: ${fileForm})` : `Add one with: ${fileForm}`;
+  return `No whisper model "${model}" is installed. ${add}, or set transcribe.whisperModel to an installed model (backlot models list).`;
 }
 
 function whisperAdapter(id: 'whisper.cpp' | 'whisper.cpp-cpu', lane: 'gpu' | 'cpu'): EngineAdapter {

@@ -3,7 +3,7 @@
 // the CPU build and says so; a model file whisper.cpp cannot read is MODEL_UNREADABLE.
 import { createRequire } from 'node:module';
 import { EngineJobError } from '../program-kit';
-import type { RecognizedWord, Recognizer } from '../transcribe-kit/recognizer';
+import { SAMPLE_RATE, type RecognizedWord, type Recognizer } from '../transcribe-kit/recognizer';
 import { tokenSegmentsToWords, type TokenSegment } from './tokens';
 import { whisperPackage, type WhisperBuild } from './whisper-build';
 
@@ -95,7 +95,7 @@ export class WhisperRecognizer implements Recognizer {
       const result = await Promise.race([handle.promise, noAnswer]);
       if (result.isAborted || signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
       if (this.settings.language === 'auto' && result.language) this.language = result.language;
-      return tokenSegmentsToWords(result.segments, offsetS);
+      return tokenSegmentsToWords(result.segments, offsetS, offsetS + pcm.length / SAMPLE_RATE);
     } catch (e) {
       if (e instanceof EngineJobError) throw e;
       throw new EngineJobError('DECODER_FAILED', 'whisper.cpp could not transcribe a chunk.', {}, String((e as Error)?.message ?? e));
