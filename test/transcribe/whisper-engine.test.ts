@@ -18,7 +18,9 @@ import { tokenSegmentsToWords } from '../../src-main/engines/whisper-cpp/tokens'
 import { addModel, removeModel } from '../../src-main/models/index';
 import type { EngineLaunch } from '../../src-main/engines/adapter';
 import type { GpuReport } from '../../src-main/gates/gpu';
-import { defaultSettings } from '../../src-shared/settings/settings-schema';
+import { checkSetting, defaultSettings } from '../../src-shared/settings/settings-schema';
+import { transcriptRecord } from '../../src-shared/transcript/record';
+import { librivoxRecordings } from '../../src-main/bench/librivox';
 import { writeTinyWhisperModel } from './fixtures/tiny-whisper-model';
 import { CHANNEL, NO_GPU, engineEnv, itemFor, jobFor, removeTempDirs, runJob, speak, tempDir } from './helpers';
 
@@ -162,6 +164,50 @@ describe('whisper.cpp engine', () => {
 });
 
 describe('whisper.cpp with a generated model', () => {
+  it("passes transcribe.prompt to whisper: the channel's own over the library's, in the fingerprint, the checkpoint key and the record", async () => {
+    const dir = tempDir('whisper-prompt');
+    const src = path.join(dir, 'ggml-tiny-prompt.bin');
+    writeTinyWhisperModel(src);
+    await addModel({ modelsDir: path.join(dir, 'models'), source: src, sha256: createHash('sha256').update(fs.readFileSync(src)).digest('hex') });
+    const plain = engineEnv(dir, { 'transcribe.whisperModel': 'ggml-tiny-prompt' });
+    const prompted = engineEnv(dir, { 'transcribe.whisperModel': 'ggml-tiny-prompt', 'transcribe.prompt': 'Elinor, Marianne' });
+    // The library's prompt is in whisper's fingerprint (its transcripts go stale), not in pocketsphinx's.
+    expect(await whisperCpuAdapter.fingerprint(prompted)).not.toBe(await whisperCpuAdapter.fingerprint(plain));
+    expect(await pocketsphinxAdapter.fingerprint(prompted)).toBe(await pocketsphinxAdapter.fingerprint(plain));
+    const media = librivoxRecordings()[0].file;
+
+    // A channel that sets none gets the library's prompt, under the engine's fingerprint.
+    const library = jobFor(prompted, 'p-library', media);
+    const libraryLaunch = await whisperCpuAdapter.launch(library) as Extract<EngineLaunch, { kind: 'worker' }>;
+    expect(libraryLaunch.input).toMatchObject({ whisper: { prompt: 'Elinor, Marianne' }, engineFingerprint: `whisper.cpp-cpu@${await whisperCpuAdapter.fingerprint(prompted)}` });
+    // A channel's own prompt wins, and keys its own checkpoints.
+    const own = jobFor(prompted, 'p-own', media);
+    own.channel = { ...CHANNEL, settings_json: JSON.stringify({ 'transcribe.prompt': 'Dashwood, Norland Park' }) };
+    const ownLaunch = await whisperCpuAdapter.launch(own) as Extract<EngineLaunch, { kind: 'worker' }>;
+    expect(ownLaunch.input).toMatchObject({ whisper: { prompt: 'Dashwood, Norland Park' }, engineFingerprint: expect.stringMatching(/^whisper\.cpp-cpu@.*;prompt=[0-9a-f]{12};.*;channel-prompt=[0-9a-f]{12}$/) });
+    // A channel value the schema refuses (written by hand) counts as none.
+    const bad = jobFor(prompted, 'p-bad', media);
+    bad.channel = { ...CHANNEL, settings_json: JSON.stringify({ 'transcribe.prompt': 'x'.repeat(801) }) };
+    expect(((await whisperCpuAdapter.launch(bad)) as Extract<EngineLaunch, { kind: 'worker' }>).input).toMatchObject({ whisper: { prompt: 'Elinor, Marianne' } });
+
+    // Through the real program and binding: the prompt reaches whisper and is shown in the record.
+    const o = await runJob(whisperCpuAdapter, own, workers);
+    if (!o.ok) throw new Error(`${o.code}: ${o.diagnostic}`);
+    expect(o.metadata.prompt).toBe('Dashwood, Norland Park');
+    expect(transcriptRecord.parse(JSON.parse(fs.readFileSync(o.outputs[0].path, 'utf8'))).prompt).toBe('Dashwood, Norland Park');
+    const none = await runJob(whisperCpuAdapter, jobFor(plain, 'p-none', media), workers);
+    if (!none.ok) throw new Error(`${none.code}: ${none.diagnostic}`);
+    expect(none.metadata.prompt).toBe('');
+    expect(transcriptRecord.parse(JSON.parse(fs.readFileSync(none.outputs[0].path, 'utf8'))).prompt).toBeUndefined();
+  }, 120_000);
+
+  it('refuses a transcribe.prompt that is too long or not one line, with its code and one sentence', () => {
+    expect(checkSetting('transcribe.prompt', 'Dashwood, Norland Park')).toEqual({ ok: true, value: 'Dashwood, Norland Park' });
+    expect(checkSetting('transcribe.prompt', 'x'.repeat(801))).toEqual({ ok: false, kind: 'out-of-range', problem: 'must be at most 800 characters' });
+    expect(checkSetting('transcribe.prompt', 'one\ntwo')).toEqual({ ok: false, kind: 'invalid', problem: 'must be one line of text without control characters' });
+    expect(checkSetting('transcribe.prompt', 7)).toMatchObject({ ok: false, kind: 'wrong-type' });
+  });
+
   it('loads a valid ggml model once per worker, and fails a chunk the binding never answers instead of hanging', async () => {
     const dir = tempDir('whisper-generated');
     const src = path.join(dir, 'ggml-tiny-random.bin');

@@ -60,11 +60,11 @@ async function ok(args: string[]): Promise<CliResult> {
 }
 
 /** A library of the recording with whisper.cpp-cpu as the only transcriber and the mirror as the model host. */
-async function library(label: string): Promise<string> {
+async function library(label: string): Promise<{ data: string; channel: string }> {
   const data = tempDir(label);
-  await ok(['library', 'add', mediaDir, '--data', data]);
+  const added = await ok(['library', 'add', mediaDir, '--data', data, '--json']);
   for (const [k, v] of [...ENGINE_SETTINGS, ['models.baseUrl', base]]) await ok(['settings', 'set', k, v, '--data', data]);
-  return data;
+  return { data, channel: (JSON.parse(added.stdout) as { channel: { id: string } }).channel.id };
 }
 
 interface EngineRow { id: string; preflight: { ok: boolean; code?: string; message?: string }; fingerprint: string }
@@ -144,7 +144,7 @@ afterAll(async () => {
 
 describe('whisper.cpp-cpu with a generated model, through backlot run', () => {
   it('refuses with MODEL_MISSING while the model is absent, then installs it by name and transcribes a LibriVox recording', async () => {
-    const data = await library('whisper-run');
+    const { data, channel } = await library('whisper-run');
     const missing = await whisperEngine(data);
     expect(missing.preflight).toEqual({
       ok: false, code: 'MODEL_MISSING',
@@ -161,6 +161,18 @@ describe('whisper.cpp-cpu with a generated model, through backlot run', () => {
     expect(ready.preflight).toEqual({ ok: true });
     expect(ready.fingerprint).not.toBe(missing.fingerprint);
 
+    // The channel's vocabulary, given to whisper as its initial prompt; bad values refused with a code and a sentence.
+    await ok(['settings', 'set', 'transcribe.prompt', 'Elinor, Marianne', '--data', data]);
+    await ok(['settings', 'set', 'transcribe.prompt', 'Dashwood, Norland Park, Barton Cottage', '--channel', channel, '--data', data]);
+    const read = await ok(['settings', 'get', 'transcribe.prompt', '--channel', channel, '--data', data, '--json']);
+    expect(JSON.parse(read.stdout)).toEqual({ channel, key: 'transcribe.prompt', value: 'Dashwood, Norland Park, Barton Cottage', own: true });
+    const tooLong = await cli(['settings', 'set', 'transcribe.prompt', 'x'.repeat(801), '--channel', channel, '--data', data]);
+    expect([tooLong.status, tooLong.stderr]).toEqual([1, `backlot: SETTING_OUT_OF_RANGE: Setting "transcribe.prompt" must be at most 800 characters; got "${'x'.repeat(76)}... for channel ${channel}.\n`]);
+    const notPerChannel = await cli(['settings', 'set', 'transcribe.language', 'fr', '--channel', channel, '--data', data]);
+    expect([notPerChannel.status, notPerChannel.stderr]).toEqual([1, 'backlot: SETTING_NOT_PER_CHANNEL: Setting "transcribe.language" applies to the whole library; a channel can set only transcribe.prompt.\n']);
+    const noChannel = await cli(['settings', 'get', 'transcribe.prompt', '--channel', 'nope', '--data', data]);
+    expect([noChannel.status, noChannel.stderr]).toEqual([1, 'backlot: CHANNEL_NOT_FOUND: There is no channel "nope" in the library.\n']);
+
     const run = await ok(['run', '--data', data, '--until-idle', '--timeout', '600', '--json']);
     const units = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { unit?: { operation: string; lane: string; outcome: string } })
       .filter((l) => l.unit?.operation === 'transcribe').map((l) => l.unit);
@@ -168,12 +180,14 @@ describe('whisper.cpp-cpu with a generated model, through backlot run', () => {
     const row = transcribeRow(data)!;
     expect(row.state).toBe('done');
     expect(path.basename(row.output_path!)).toBe('transcript.json');
-    expectSoundRecord(transcriptRecord.parse(JSON.parse(fs.readFileSync(row.output_path!, 'utf8'))));
+    const record = transcriptRecord.parse(JSON.parse(fs.readFileSync(row.output_path!, 'utf8')));
+    expectSoundRecord(record);
+    expect(record.prompt).toBe('Dashwood, Norland Park, Barton Cottage');
     expect(fs.readdirSync(path.join(data, 'checkpoints', 'transcribe'))).toEqual([]);
   }, 600_000);
 
   it('resumes a run killed with SIGKILL at its last finished chunk, keeping the finished chunks as they were', async () => {
-    const data = await library('whisper-resume');
+    const { data } = await library('whisper-resume');
     await ok(['models', 'add', 'whisper-tiny-random', '--data', data]);
     const checkpointDir = path.join(data, 'checkpoints', 'transcribe');
     const chunksOnDisk = (): number => {

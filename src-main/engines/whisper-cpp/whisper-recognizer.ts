@@ -56,6 +56,8 @@ export class WhisperRecognizer implements Recognizer {
   readonly engine: string;
   readonly model: string;
   language: string;
+  /** whisper's initial prompt for the job at hand (transcribe.prompt); '' for none. Set by the program per job. */
+  prompt = '';
 
   private constructor(private readonly context: NativeContext, private readonly settings: WhisperSettings, readonly build: WhisperBuild, readonly fallbackReason: string | null) {
     this.engine = `whisper.cpp (@fugood/whisper.node, ${build === 'default' ? 'CPU' : build.toUpperCase()} build)`;
@@ -80,6 +82,7 @@ export class WhisperRecognizer implements Recognizer {
     const handle = this.context.transcribeData(audio, {
       ...(this.settings.language === 'auto' ? {} : { language: this.settings.language }),
       maxThreads: this.settings.threads, tokenTimestamps: true, maxLen: 1,
+      ...(this.prompt === '' ? {} : { prompt: this.prompt }),
     });
     const onAbort = (): void => { void handle.stop(); };
     signal.addEventListener('abort', onAbort, { once: true });
