@@ -39,6 +39,8 @@ export const transcriptRecord = z.object({
   segments: z.array(transcriptSegment),
   /** The audio had sound but no word was recognised: "no speech found", not a silent success. */
   noSpeech: z.literal(true).optional(),
+  /** The vocabulary the decoder was given as its initial prompt (whisper's transcribe.prompt); absent for none. */
+  prompt: z.string().min(1).optional(),
 }).strict();
 export type TranscriptRecord = z.infer<typeof transcriptRecord>;
 
