@@ -16,15 +16,17 @@ export interface LeafMatch {
 /** `operationsOn(lane)`: the operations some engine binding runs on that lane. */
 export function leafMatches(db: Db, tree: PolicyNode, operationsOn: (lane: string) => readonly OperationId[], now: number): LeafMatch[] {
   const channels = db.prepare('SELECT id, platform FROM channels WHERE removed_at IS NULL').all() as { id: string; platform: string }[];
+  const live = new Set(channels.map((c) => c.id));
   const compiled = compileTree(tree, channels);
   return compiled.leaves.map((leaf) => {
     const ops = operationsOf(leaf, operationsOn);
     const channelWide = ops.length > 0 && ops.every((o) => operationSpec(o).scope === 'channel');
     const unit = channelWide ? 'channels' : 'items';
     if (leaf.matchesNothing || ops.length === 0) return { node: leaf.id, unit, count: 0 };
-    const ids = leaf.channels ?? channels.map((c) => c.id);
+    // A removed channel's items stay in the database for a while; a rule naming it matches none.
+    const ids = (leaf.channels ?? [...live]).filter((id) => live.has(id));
     if (ids.length === 0) return { node: leaf.id, unit, count: 0 };
-    if (channelWide) return { node: leaf.id, unit, count: ids.filter((id) => channels.some((c) => c.id === id)).length };
+    if (channelWide) return { node: leaf.id, unit, count: ids.length };
     const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;
     const count = db.prepare(`SELECT COUNT(*) FROM items WHERE channel_id IN (SELECT value FROM json_each(?)) AND published_at >= ?`)
       .pluck().get(JSON.stringify(ids), minPublished) as number;
