@@ -101,7 +101,7 @@ describe('the Rules page', () => {
     await page.getByTestId('run-preview').click();
     const table = page.getByTestId('preview-table');
     await table.waitFor();
-    expect(await page.getByTestId('preview-library').textContent()).toContain('6 items in 1 channels.');
+    expect(await page.getByTestId('preview-library').textContent()).toContain('6 items in 1 channel.');
     const row = (op: string) => table.locator(`tr[data-operation="${op}"]`);
     // Everything is paused now, so nothing would finish under either tree: the preview says so, and says why.
     expect(await row('transcribe').locator('td').first().textContent()).toBe('6');

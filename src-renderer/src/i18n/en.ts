@@ -19,6 +19,11 @@ export const en = {
     notFound: 'There is no such page.',
     backToLibrary: 'Back to the library',
   },
+  /** Counts a sentence puts together from parts: each part picks its own plural form. */
+  counts: {
+    items: '{n} item | {n} items',
+    inChannels: '{n} channel | {n} channels',
+  },
   views: {
     library: 'Library',
     item: 'Item',
@@ -61,7 +66,7 @@ export const en = {
   triggers: { arbiter: 'Scheduler', manual: 'Run now', 'ad-hoc': 'One item' },
   media: { remote: 'Not downloaded', local: 'On disk', gone: 'File gone' },
   library: {
-    summary: '{shown} of {total} items',
+    summary: '{shown} of {total} item | {shown} of {total} items',
     empty: 'No item matches these filters.',
     filters: 'Filters',
     channel: 'Channel',
@@ -85,16 +90,17 @@ export const en = {
     badge: '{operation}: {state}',
     noDuration: 'unknown length',
     channelWork: 'Work in {channel}',
-    channelMeta: '{kind} · {items} items',
+    channelMeta: '{kind} · {items} item | {kind} · {items} items',
     feedNote: 'The feed was not quite right when last read:',
     feedNoteMark: 'feed note',
     kinds: { folder: 'Folder', feed: 'Feed', platform: 'Channel' },
     remove: 'Remove {channel}…',
     removeTitle: 'Remove {channel}?',
-    removeLead: 'The channel leaves the library with its {items} items. Their transcripts and digests stay on disk, and adding the channel again brings it back with its history. A watched folder’s own files are never touched.',
+    removeLead: 'The channel leaves the library with its {items} item. Its transcript and digest stay on disk, and adding the channel again brings it back with its history. A watched folder’s own files are never touched. | The channel leaves the library with its {items} items. Their transcripts and digests stay on disk, and adding the channel again brings it back with its history. A watched folder’s own files are never touched.',
     removeMedia: 'Also delete the media Backlot downloaded for it',
     removeConfirm: 'Remove the channel',
-    removed: '{channel} was removed: {items} items; {deleted} downloaded files deleted, {kept} kept.',
+    removed: '{channel} was removed: {items}; {files}.',
+    removedFiles: '{n} downloaded file deleted, {kept} kept | {n} downloaded files deleted, {kept} kept',
   },
   firstRun: {
     title: 'Your library is empty',
@@ -104,7 +110,7 @@ export const en = {
     step3: 'Tune what runs first on the Rules page.',
     demo: 'Try the demo library',
     demoLead: 'A few short spoken clips, made on this machine, so you can watch the whole pipeline work offline.',
-    demoAdded: 'The demo library was added with {clips} clips.',
+    demoAdded: 'The demo library was added with {clips} clip. | The demo library was added with {clips} clips.',
   },
   addSource: {
     title: 'Add a source',
@@ -165,6 +171,8 @@ export const en = {
     hitAt: 'Open {title} at {time}',
   },
   speakers: {
+    // The host names a person it has not been told about "Speaker N"; the window says it in the reader's language.
+    anonymous: 'Speaker {number}',
     title: 'Speakers',
     lead: 'The people Backlot has recognised by their voices across the library. Name them once; every transcript, digest and search shows the name.',
     none: 'No speakers yet: they appear once items have been diarized and their voices attributed.',
@@ -190,9 +198,9 @@ export const en = {
     merged: '{other} was merged into {name}.',
     forget: 'Forget {name}',
     forgetTitle: 'Forget {name}?',
-    forgetLead: 'The profile, its voiceprint and its samples are deleted. The {items} items keep their transcripts, without this name, and attributing them again will not bring the person back.',
+    forgetLead: 'The profile, its voiceprint and its samples are deleted. The {items} item keeps its transcript, without this name, and attributing it again will not bring the person back. | The profile, its voiceprint and its samples are deleted. The {items} items keep their transcripts, without this name, and attributing them again will not bring the person back.',
     forgetConfirm: 'Forget',
-    forgotten: '{name} was forgotten ({items} items).',
+    forgotten: '{name} was forgotten ({items} item). | {name} was forgotten ({items} items).',
   },
   work: {
     title: 'Lanes and work',
@@ -220,10 +228,10 @@ export const en = {
     diskThresholds: 'Downloads stop starting below {draining} and stop below {shut}.',
     diskFull: 'The disk is full since {when}; nothing can be written.',
     spend: 'Spend',
-    spendLine: '{spent} spent this {window}',
+    // One sentence per window: a language words "this month" its own way (hu: "Ebben a hónapban").
+    spendLine: { day: '{spent} spent today', week: '{spent} spent this week', month: '{spent} spent this month' },
     spendCap: 'of {cap}',
     noCap: 'no cap',
-    windows: { day: 'day', week: 'week', month: 'month' },
   },
   rules: {
     title: 'Rules',
@@ -262,8 +270,8 @@ export const en = {
     preview: 'Preview',
     previewRun: 'Run the preview',
     previewLead: 'The simulator runs the live library with the stored tree and with this one, side by side.',
-    previewSample: 'Simulated on {simulated} of {items} items; times are scaled ×{scale}.',
-    previewLibrary: '{items} items in {channels} channels.',
+    previewSample: 'Simulated on {simulated} of {items} item; times are scaled ×{scale}. | Simulated on {simulated} of {items} items; times are scaled ×{scale}.',
+    previewLibrary: '{items} in {channels}.',
     columns: { operation: 'Operation', toDo: 'To do', current: 'Stored tree', edited: 'This tree' },
     never: 'never ({left} held)',
     notReached: 'never',
@@ -321,6 +329,7 @@ export const en = {
     stillRunning: 'still running',
     log: 'Log',
     level: 'Level',
+    lineLevels: { debug: 'debug', info: 'info', warn: 'warning', error: 'error' },
     levels: { debug: 'Debug and up', info: 'Info and up', warn: 'Warnings and errors', error: 'Errors only' },
     logFilter: 'Find in the log',
     logEmpty: 'No log line matches.',
