@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, launchChromium, mediaFolder, newPage, startServe, tempDir, type Serve, E2E_TEST_TIMEOUT_MS } from './support';
+import { api, launchChromium, mediaFolder, newPage, screenshot, startServe, tempDir, type Serve, E2E_TEST_TIMEOUT_MS } from './support';
 import { en } from '../../src-renderer/src/i18n/en';
 import { hu } from '../../src-renderer/src/i18n/hu';
 import { SETTINGS, SETTING_KEYS } from '../../src-shared/settings/settings-schema';
@@ -81,8 +81,10 @@ async function englishOn(page: Page, fragments: readonly string[]): Promise<stri
 
 beforeAll(async () => {
   browser = await launchChromium();
+  // The bundled clips under Hungarian names (the second is the dialog of two voices), on this
+  // machine's own engines: real transcripts, speakers and digests to show.
   folder = mediaFolder(['Kenyérsütés', 'Heti időjárás']);
-  serve = await startServe(tempDir('backlot-e2e-hu-'), ['--engines', 'test']);
+  serve = await startServe(tempDir('backlot-e2e-hu-'));
   await api(serve, 'library.add', { source: folder, title: 'Hangjegyzetek' });
   const items = await api<{ items: { id: string; title: string }[] }>(serve, 'items.list', { offset: 0, limit: 10 });
   item = items.items.find((i) => i.title === 'Heti időjárás')!.id;
@@ -107,11 +109,32 @@ describe('the window in Hungarian', () => {
       return rows.length > 0 && rows.every((r) => r.querySelector('.state-badge')?.getAttribute('data-state') === 'done');
     }, undefined, { timeout: 240_000 });
     expect(await page.locator('html').getAttribute('lang')).toBe('hu');
+    await page.locator('.digest .moment').first().waitFor();
+    await page.locator('.segment').first().waitFor();
+    // The people the host has not been told about are named in Hungarian.
+    const people = (await page.locator('.speakers .speaker').allTextContents()).map((n) => n.trim());
+    expect(people.length).toBeGreaterThan(0);
+    expect(people.filter((n) => !/^\d+\. beszélő$/.test(n))).toEqual([]);
     found['the item page'] = await englishOn(page, fragments);
 
     await page.goto(serve.at('#/library'));
     await page.locator('.item-row .item-title').first().waitFor();
     found['the library'] = await englishOn(page, fragments);
+
+    // A channel's panel, the dialog that removes it (closed unanswered) and the one that adds a source.
+    const { channels } = await api<{ channels: { id: string }[] }>(serve, 'library.list');
+    await page.goto(serve.at(`#/library/${encodeURIComponent(channels[0].id)}`));
+    await page.getByRole('button', { name: 'Hangjegyzetek eltávolítása…' }).click();
+    await page.getByRole('dialog').waitFor();
+    found['removing a channel'] = await englishOn(page, fragments);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    found['a channel'] = await englishOn(page, fragments);
+    await page.getByRole('button', { name: 'Forrás hozzáadása…' }).click();
+    await page.getByRole('dialog').waitFor();
+    found['adding a source'] = await englishOn(page, fragments);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
 
     await page.goto(serve.at('#/search'));
     await page.getByRole('heading', { level: 1, name: 'Keresés' }).waitFor();
@@ -119,12 +142,14 @@ describe('the window in Hungarian', () => {
 
     await page.goto(serve.at('#/speakers'));
     await page.getByRole('heading', { level: 1, name: 'Beszélők' }).waitFor();
+    await page.locator('.speaker-name').first().waitFor();
     found['speakers'] = await englishOn(page, fragments);
 
     await page.goto(serve.at('#/lanes'));
     await page.locator('section.lane').first().waitFor();
     await page.locator('section.spend').waitFor();
     found['lanes'] = await englishOn(page, fragments);
+    await screenshot(page, 'lanes-hu');
 
     const runs = await api<{ runs: { id: number }[] }>(serve, 'runs.list', { limit: 1 });
     expect(runs.runs.length).toBeGreaterThan(0);
@@ -137,10 +162,12 @@ describe('the window in Hungarian', () => {
     await page.getByTestId('run-preview').click();
     await page.getByTestId('preview-channels').waitFor();
     found['rules and the preview'] = await englishOn(page, fragments);
+    await screenshot(page, 'rules-hu');
 
     await page.goto(serve.at('#/settings'));
     await page.locator('.setting').first().waitFor();
     found['settings'] = await englishOn(page, fragments);
+    await screenshot(page, 'settings-hu');
 
     // Every view is visited before the verdict, so one run names all that is left in English.
     expect(Object.fromEntries(Object.entries(found).filter(([, v]) => v.length > 0))).toEqual({});
@@ -149,9 +176,7 @@ describe('the window in Hungarian', () => {
     await page.getByTestId('language').selectOption('en');
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     expect((await englishOn(page, fragments)).length).toBeGreaterThan(20);
-    // The host refuses to read the test engines' outputs as a transcript and a digest (422, shown on
-    // the item page as its sentence and code); nothing else may fail.
-    expect(errors.filter((e) => !e.includes('status of 422'))).toEqual([]);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });
