@@ -166,6 +166,9 @@ describe('the window in Hungarian', () => {
 
     await page.goto(serve.at('#/settings'));
     await page.locator('.setting').first().waitFor();
+    // A value refused as it is typed: the refusal leads with Hungarian words.
+    await page.locator('#setting-retry-maxAttempts').fill('0');
+    await page.locator('.setting[data-key="retry.maxAttempts"] .setting-problem').filter({ hasText: 'Ez az érték így nem menthető:' }).waitFor();
     found['settings'] = await englishOn(page, fragments);
     await screenshot(page, 'settings-hu');
 

@@ -352,6 +352,7 @@ export const en = {
     savedRestart: '{key} was saved; it applies after a restart.',
     reset: 'Back to the default',
     invalidJson: 'This is not valid JSON.',
+    problemLead: 'This value cannot be saved:',
   },
   notices: {
     region: 'Notifications',

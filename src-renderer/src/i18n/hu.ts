@@ -349,6 +349,7 @@ export const hu: Messages = {
     restartAck: 'Újraindítom a Backlotot, hogy érvényes legyen',
     saved: '{key} elmentve.',
     savedRestart: '{key} elmentve; újraindítás után érvényes.',
+    problemLead: 'Ez az érték így nem menthető:',
     reset: 'Vissza az alapértelmezésre',
     invalidJson: 'Ez nem érvényes JSON.',
   },
