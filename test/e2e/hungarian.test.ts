@@ -136,8 +136,12 @@ describe('the window in Hungarian', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
-    await page.goto(serve.at('#/search'));
+    // Search with hits: a word of the item's transcript, as the engine heard it.
+    const view = await api<{ transcript: { segments: { words: { w: string }[] }[] } }>(serve, 'transcript.get', { item });
+    const word = view.transcript.segments.flatMap((x) => x.words).map((w) => w.w).find((w) => /^[a-z]{5,}$/.test(w))!;
+    await page.goto(serve.at(`#/search?q=${word}`));
     await page.getByRole('heading', { level: 1, name: 'Keresés' }).waitFor();
+    await page.locator(`.hit-group[data-item="${item}"] .hit`).first().waitFor();
     found['search'] = await englishOn(page, fragments);
 
     await page.goto(serve.at('#/speakers'));
