@@ -106,6 +106,7 @@ export const SETTINGS_HU: Record<SettingKey, SettingText> = {
   'transcribe.pocketsphinxDecoder': s('Átírás › pocketsphinx dekóder', 'Melyik pocketsphinx dekóder fut: auto (a legjobb telepített), wheel-decoder, debian-decoder-wheel-model vagy debian-decoder.'),
   'models.baseUrl': s('Modellek › forrás', 'Honnan tölti le a `backlot models add NÉV` a katalógus modelljeit: az eredeti kiszolgálóról vagy egy tükörről, amely ugyanazokat az útvonalakat adja.'),
   'transcribe.whisperModel': s('Átírás › whisper modell', 'A telepített modell (backlot models list), amellyel a whisper.cpp átír.'),
+  'transcribe.prompt': s('Átírás › szókincs', 'Nevek és szakszavak, amelyeket a whisper.cpp kezdő promptként kap, hogy helyesen írja le őket (egy csatorna sajátot is megadhat: backlot settings set transcribe.prompt SZÖVEG --channel AZONOSÍTÓ); üresen: nincs.'),
   'transcribe.language': s('Átírás › nyelv', 'A beszéd nyelve a whisper.cpp számára (auto: felismeri); a pocketsphinx modellje csak amerikai angol.'),
   'transcribe.cpuThreads': s('Átírás › CPU-szálak', 'Ennyi szálat használhat egy whisper.cpp feladat a processzoron.'),
   'transport.redisUrl': s('Átvitel › Redis URL', 'A készletek által használt Redis adminisztrátori címe (jelszó nélkül: az a transport.redisPassword); üresen: nincs átvitel. A backlot transport serve rögzíti.'),
