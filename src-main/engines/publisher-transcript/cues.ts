@@ -3,7 +3,8 @@
 // @plussub/srt-vtt-parser, the Podcasting 2.0 JSON through a schema, HTML and plain text through
 // sax's lenient parser and paragraphs. A file nothing can be read from is refused with
 // PUBLISHER_TRANSCRIPT_MALFORMED and what was wrong (docs/decisions.md "Subtitle parsers").
-import { WebVTTParser, type VttNode } from 'webvtt-parser';
+// A CommonJS package: its one export is read from the default import (the build keeps it external).
+import webvtt, { type VttNode } from 'webvtt-parser';
 import { parse as parseSrt } from '@plussub/srt-vtt-parser';
 import sax from 'sax';
 import { z } from 'zod';
@@ -38,7 +39,7 @@ export function readCues(body: string, format: TranscriptOfferType): Cue[] {
 }
 
 function vttCues(body: string): Cue[] {
-  const result = new WebVTTParser().parse(body);
+  const result = new webvtt.WebVTTParser().parse(body);
   const fatal = result.errors.find((e) => /signature/i.test(e.message));
   if (fatal) throw malformed('WebVTT', `${fatal.message} (line ${fatal.line})`, { line: fatal.line });
   if (result.cues.length === 0 && result.errors.length > 0) {

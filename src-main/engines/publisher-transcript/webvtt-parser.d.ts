@@ -17,4 +17,6 @@ declare module 'webvtt-parser' {
     constructor(entities?: Record<string, string>);
     parse(input: string, mode?: 'metadata' | 'chapters'): { cues: VttCue[]; errors: VttParseError[]; styles: unknown[] };
   }
+  const webvtt: { WebVTTParser: typeof WebVTTParser };
+  export default webvtt;
 }
