@@ -4,8 +4,8 @@
 // production engines on a real SQLite library. The offered transcripts become the items' records
 // (speakers, words, estimated words marked), the 404 and the malformed file are remembered with
 // their codes and pocketsphinx takes those items and the one without an offer, a channel set to
-// local-only ignores its offer, and an imported transcript is found by `backlot search` and
-// exported with the publisher's speaker names.
+// local-only ignores its offer, one set to both keeps pocketsphinx's beside the source's, and an
+// imported transcript is found by `backlot search` and exported with the publisher's speaker names.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -58,6 +58,13 @@ describe("the publisher's own transcript", () => {
           ],
         },
         { title: 'Local Show', episodes: [{ guid: 'local', words: 'local engines only please', offer: { path: '/t/vtt.vtt', type: 'text/vtt' } }] },
+        {
+          title: 'Both Show',
+          episodes: [
+            { guid: 'both', words: 'welcome to the show thanks for having me', offer: { path: '/t/vtt.vtt', type: 'text/vtt' } },
+            { guid: 'bothgone', words: 'nothing is at that address', offer: { path: '/t/missing.vtt', type: 'text/vtt' } },
+          ],
+        },
       ];
       const media = tempDir('pub-media');
       for (const show of shows) {
@@ -86,6 +93,7 @@ describe("the publisher's own transcript", () => {
       }
       const set = await cli(['library', 'set', channels['Local Show'], 'transcripts.source', 'local-only', '--data', data]);
       expect(set.stdout).toContain('transcripts.source = local-only');
+      expect((await cli(['library', 'set', channels['Both Show'], 'transcripts.source', 'both', '--data', data])).code).toBe(0);
       const refused = await cli(['library', 'set', channels['Local Show'], 'transcripts.source', 'sometimes', '--data', data]);
       expect(refused.code).not.toBe(0);
       expect(refused.stderr).toContain('SETTING_INVALID');
@@ -102,22 +110,33 @@ describe("the publisher's own transcript", () => {
       const db = new Database(path.join(data, 'backlot.sqlite'), { readonly: true });
       let records: Record<string, TranscriptRecord>;
       let fallbacks: Record<string, string | null>;
+      let outputs: Record<string, string>;
       try {
         const rows = db.prepare(`SELECT i.title, i.transcript_fallback, w.state, w.output_path FROM work w JOIN items i ON i.id = w.item_id
           WHERE w.operation = 'transcribe'`).all() as { title: string; transcript_fallback: string | null; state: string; output_path: string }[];
-        expect(rows.map((r) => [r.title, r.state]).sort()).toEqual(['bad', 'gone', 'json', 'local', 'none', 'srt', 'vtt'].map((t) => [t, 'done']));
+        expect(rows.map((r) => [r.title, r.state]).sort()).toEqual(['bad', 'both', 'bothgone', 'gone', 'json', 'local', 'none', 'srt', 'vtt'].map((t) => [t, 'done']));
+        outputs = Object.fromEntries(rows.map((r) => [r.title, r.output_path]));
         records = Object.fromEntries(rows.map((r) => [r.title, transcriptRecord.parse(JSON.parse(fs.readFileSync(r.output_path, 'utf8')))]));
         fallbacks = Object.fromEntries(rows.map((r) => [r.title, r.transcript_fallback]));
       } finally {
         db.close();
       }
       const engines = Object.fromEntries(Object.entries(records).map(([t, r]) => [t, r.engine]));
-      expect(engines).toEqual({ vtt: 'publisher-transcript', srt: 'publisher-transcript', json: 'publisher-transcript', gone: 'pocketsphinx', bad: 'pocketsphinx', none: 'pocketsphinx', local: 'pocketsphinx' });
+      expect(engines).toEqual({
+        vtt: 'publisher-transcript', srt: 'publisher-transcript', json: 'publisher-transcript', gone: 'pocketsphinx', bad: 'pocketsphinx', none: 'pocketsphinx', local: 'pocketsphinx',
+        both: 'publisher-transcript', bothgone: 'pocketsphinx',
+      });
+      // both: the source's is the item's transcript, pocketsphinx's kept beside it; a 404 leaves the local one as the item's.
+      const kept = path.join(path.dirname(outputs.both), 'transcript.local.json');
+      expect(transcriptRecord.parse(JSON.parse(fs.readFileSync(kept, 'utf8'))).engine).toBe('pocketsphinx');
+      expect(records.both.segments).toEqual(records.vtt.segments);
+      expect(fs.existsSync(path.join(path.dirname(outputs.bothgone), 'transcript.local.json'))).toBe(false);
+      expect(JSON.parse(fallbacks.bothgone!)).toMatchObject({ code: 'PUBLISHER_TRANSCRIPT_NOT_FOUND' });
       expect(JSON.parse(fallbacks.gone!)).toEqual({ code: 'PUBLISHER_TRANSCRIPT_NOT_FOUND', url: `${server.url}/t/missing.vtt` });
       expect(JSON.parse(fallbacks.bad!)).toMatchObject({ code: 'PUBLISHER_TRANSCRIPT_MALFORMED' });
       expect(fallbacks.local).toBeNull();
       // The local-only channel never fetched its offer.
-      expect(server.hits.filter((h) => h.path.startsWith('/t/')).map((h) => h.path).sort()).toEqual(['/t/bad.vtt', '/t/json.json', '/t/missing.vtt', '/t/srt.srt', '/t/vtt.vtt']);
+      expect(server.hits.filter((h) => h.path.startsWith('/t/')).map((h) => h.path).sort()).toEqual(['/t/bad.vtt', '/t/json.json', '/t/missing.vtt', '/t/missing.vtt', '/t/srt.srt', '/t/vtt.vtt', '/t/vtt.vtt']);
 
       const vtt = records.vtt;
       expect(vtt.origin).toEqual({ kind: 'publisher', url: `${server.url}/t/vtt.vtt`, format: 'text/vtt', estimatedWords: 7 });
@@ -132,7 +151,7 @@ describe("the publisher's own transcript", () => {
       const search = await cli(['search', 'having', '--data', data, '--json']);
       expect(search.code, search.stderr).toBe(0);
       const hits = (JSON.parse(search.stdout) as { hits: { title: string; speaker: string | null; text: string }[] }).hits;
-      expect(hits).toEqual([expect.objectContaining({ title: 'vtt', speaker: 'Bob Jones', text: expect.stringContaining('having me') })]);
+      expect(hits.map((h) => [h.title, h.speaker, h.text]).sort()).toEqual([['both', 'Bob Jones', 'Thanks for having me.'], ['vtt', 'Bob Jones', 'Thanks for having me.']]);
       const bySpeaker = await cli(['search', 'resumed', '--speaker', 'Carol', '--data', data, '--json']);
       expect((JSON.parse(bySpeaker.stdout) as { hits: { title: string }[] }).hits.map((h) => h.title)).toEqual(['json']);
       const vttItem = (await cli(['search', 'welcome', '--data', data, '--json'])).stdout;

@@ -3,7 +3,7 @@
 // one, converted into the transcript record; the local engines take every other item, and any item
 // this engine could not read (a 404, a malformed file, no subtitles), where the channel's setting
 // allows. It rides on every lane transcription runs on (adapter.ts `ridesEveryLane`).
-import type { EngineAdapter, EngineEnvironment, FailurePlan, JobContext } from '../adapter';
+import type { EngineAdapter, EngineEnvironment, EngineLaunch, FailurePlan, JobContext } from '../adapter';
 import type { ChannelRecord, ItemRecord } from '../../library/repository';
 import { engineProgram } from '../program-file';
 import { nodeProgram } from '../program-command';
@@ -14,6 +14,8 @@ import { mediaOf } from '../transcribe-kit/transcribe-adapter';
 import { transcriptChoice } from '../../transcripts/source-choice';
 import { bestOffer, parseFallback, parseOffers, type TranscriptFallback } from '../../../src-shared/transcript/offers';
 import type { PublisherInput } from './job-input';
+import { bothCommit, bothLaunch, canKeepLocal, ranAsBoth } from './both';
+import { runEngine } from '../runner';
 
 export const PUBLISHER_TRANSCRIPT_ID = 'publisher-transcript';
 const PROGRAM = engineProgram(PUBLISHER_TRANSCRIPT_ID);
@@ -23,6 +25,7 @@ const OUTPUT_VERSION = 1;
 const MAX_BYTES = 32 * 1024 * 1024;
 /** Attempts at a fetch that failed for a passing reason (a time-out) before the local engine takes the item. */
 const NETWORK_ATTEMPTS = 3;
+const SOURCE_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * Codes that say this source's transcript cannot be had: the item goes to the local engine at once
@@ -67,11 +70,28 @@ function jobInput(job: JobContext): PublisherInput {
   return { kind: 'platform', url: t.url, binary: locateYtDlp(job.env)?.path ?? '', autoCaptions: t.autoCaptions, language: settingsLanguage, ...common };
 }
 
-function fallBack(job: JobContext, code: string): FailurePlan {
+/** Remembers on the item that this source's transcript could not be had (the one writer of transcript_fallback). */
+function rememberRefusal(job: JobContext, code: string): NonNullable<FailurePlan['record']> {
   const item = job.item!;
   const t = target(job.channel, item, job.env);
   const fallback: TranscriptFallback = { code, url: t?.url ?? item.url ?? '', ...(t?.autoCaptions ? { autoCaptions: true } : {}) };
-  return { disposition: 'requeue', record: (ctx) => ctx.host.library.setTranscriptFallback(item.id, JSON.stringify(fallback)) };
+  return (ctx) => ctx.host.library.setTranscriptFallback(item.id, JSON.stringify(fallback));
+}
+
+function fallBack(job: JobContext, code: string): FailurePlan {
+  return { disposition: 'requeue', record: rememberRefusal(job, code) };
+}
+
+/** The source's half of a job: the program in `outputDir` (a platform's at the pace of its downloads). */
+function sourceLaunch(job: JobContext, input: PublisherInput): EngineLaunch {
+  if (input.kind === 'platform') {
+    if (input.binary === '') {
+      return { kind: 'in-process', run: () => Promise.resolve({ ok: false, code: 'YTDLP_NOT_FOUND', params: {}, diagnostic: 'yt-dlp was not found for the subtitle fetch', logs: [] }) };
+    }
+    // A platform is asked at the pace of its downloads (docs/acquisition.md "Politeness").
+    return pacedLaunch(job, nodeProgram(PROGRAM), input, input.url);
+  }
+  return { kind: 'process', command: nodeProgram(PROGRAM), input, timeoutMs: SOURCE_TIMEOUT_MS };
 }
 
 export const publisherTranscriptAdapter: EngineAdapter = {
@@ -89,18 +109,20 @@ export const publisherTranscriptAdapter: EngineAdapter = {
   cost: () => ({ secondsFixed: 3, secondsPerMediaSecond: 0 }),
   fingerprint: () => `publisher-${OUTPUT_VERSION}`,
   preflight: () => Promise.resolve({ ok: true }),
-  launch: (job) => {
+  launch: async (job) => {
     const input = jobInput(job);
-    if (input.kind === 'platform') {
-      if (input.binary === '') {
-        return { kind: 'in-process', run: () => Promise.resolve({ ok: false, code: 'YTDLP_NOT_FOUND', params: {}, diagnostic: 'yt-dlp was not found for the subtitle fetch', logs: [] }) };
-      }
-      // A platform is asked at the pace of its downloads (docs/acquisition.md "Politeness").
-      return pacedLaunch(job, nodeProgram(PROGRAM), input, input.url);
+    if (transcriptChoice(job.channel, job.env.settings).source === 'both' && await canKeepLocal(job)) {
+      return bothLaunch(job, (outputDir, io) => {
+        const launch = sourceLaunch({ ...job, outputDir }, input);
+        if (launch.kind === 'in-process') return launch.run(io);
+        return runEngine(nodeProgram(PROGRAM), { jobId: `${job.jobId}-source`, operation: job.operation, outputDir, input }, { signal: io.signal, timeoutMs: SOURCE_TIMEOUT_MS });
+      });
     }
-    return { kind: 'process', command: nodeProgram(PROGRAM), input, timeoutMs: 5 * 60_000 };
+    return sourceLaunch(job, input);
   },
-  commit: (job, outcome) => transcriptCommitPlan(job, outcome, 'transcribe'),
+  commit: (job, outcome) => (ranAsBoth(job)
+    ? bothCommit(job, outcome, (code) => (FALL_BACK.has(code) ? rememberRefusal(job, code) : undefined))
+    : transcriptCommitPlan(job, outcome, 'transcribe')),
   failure: (job, failure) => {
     // Not the source's fault and not the item's: tried again as it was.
     if (failure.code === 'ENGINE_CANCELLED' || failure.code === 'DAILY_CAP' || failure.code === 'DISK_FULL') return { disposition: 'requeue' };
