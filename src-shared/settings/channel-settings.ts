@@ -3,7 +3,7 @@
 // with the setting's own schema, so the CLI, the engines and the window read one rule.
 import { checkSetting, type SettingKey, type SettingValue, type SettingsValues } from './settings-schema';
 
-export const CHANNEL_SETTING_KEYS = ['transcribe.prompt'] as const satisfies readonly SettingKey[];
+export const CHANNEL_SETTING_KEYS = ['transcribe.prompt', 'transcripts.source', 'transcripts.autoCaptions'] as const satisfies readonly SettingKey[];
 export type ChannelSettingKey = (typeof CHANNEL_SETTING_KEYS)[number];
 
 export function isChannelSettingKey(key: string): key is ChannelSettingKey {

@@ -192,6 +192,10 @@ export type PocketsphinxDecoder = (typeof POCKETSPHINX_DECODERS)[number];
  */
 export const TRANSCRIBE_PROMPT_MAX = 800;
 
+/** Whose transcript an item gets (docs/transcripts.md "The publisher's transcript"). */
+export const TRANSCRIPT_SOURCES = ['prefer-source', 'local-only', 'both'] as const;
+export type TranscriptSourceChoice = (typeof TRANSCRIPT_SOURCES)[number];
+
 /** The transcription engines' knobs (docs/transcription.md); each one is part of its engine's fingerprint. */
 const TRANSCRIBE_SETTINGS = {
   'transcribe.prompt': text('',
@@ -221,6 +225,12 @@ const TRANSCRIBE_SETTINGS = {
     default: 'en', applies: 'live', input: 'enum',
     description: "The spoken language for whisper.cpp (auto detects it); pocketsphinx's model is US English only.",
   }),
+  'transcripts.source': spec({
+    schema: z.enum(TRANSCRIPT_SOURCES, { error: `must be one of ${TRANSCRIPT_SOURCES.join(', ')}` }),
+    default: 'prefer-source' as TranscriptSourceChoice, applies: 'live', input: 'enum',
+    description: "Whose transcript an item gets: prefer-source (the publisher's or the platform's own when it offers one, a local engine otherwise), local-only, or both (the source's is the item's transcript, a local one is kept beside it). A channel may set its own.",
+  }),
+  'transcripts.autoCaptions': flag(false, "Use a platform's automatic captions when it has no subtitles made by a person (platform items; a channel may set its own)."),
   'transcribe.cpuThreads': spec({
     schema: count(1, 64), default: 2, applies: 'live', input: 'integer',
     description: 'Threads one whisper.cpp job may use on the CPU.',

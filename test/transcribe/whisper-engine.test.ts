@@ -102,7 +102,7 @@ describe('whisper.cpp engine', () => {
     expect(r.choose({ operation: 'transcribe', lane: 'cpu' }, CHANNEL, itemFor('i', '/m.wav'))).toMatchObject({ ok: true, engine: { adapter: { id: 'pocketsphinx' } } });
     const prefer = await buildEngineRegistry({ profile: 'production', env: engineEnv(dir, { 'engines.transcribe': ['whisper.cpp-cpu', 'pocketsphinx'] }) });
     expect(prefer.bindings.filter((b) => b.operation === 'transcribe').map((b) => [b.lane, b.engineId])).toEqual([['cpu', 'whisper.cpp-cpu']]);
-    expect(defaultSettings()['engines.transcribe']).toEqual(['whisper.cpp', 'pocketsphinx', 'whisper.cpp-cpu']);
+    expect(defaultSettings()['engines.transcribe']).toEqual(['publisher-transcript', 'whisper.cpp', 'pocketsphinx', 'whisper.cpp-cpu']);
   });
 
   it('chooses CUDA on NVIDIA, Vulkan elsewhere on the gpu lane and the CPU build on the cpu lane; a build that cannot load falls back and says why', () => {

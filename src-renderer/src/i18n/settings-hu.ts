@@ -106,6 +106,8 @@ export const SETTINGS_HU: Record<SettingKey, SettingText> = {
   'transcribe.pocketsphinxDecoder': s('Átírás › pocketsphinx dekóder', 'Melyik pocketsphinx dekóder fut: auto (a legjobb telepített), wheel-decoder, debian-decoder-wheel-model vagy debian-decoder.'),
   'models.baseUrl': s('Modellek › forrás', 'Honnan tölti le a `backlot models add NÉV` a katalógus modelljeit: az eredeti kiszolgálóról vagy egy tükörről, amely ugyanazokat az útvonalakat adja.'),
   'transcribe.whisperModel': s('Átírás › whisper modell', 'A telepített modell (backlot models list), amellyel a whisper.cpp átír.'),
+  'transcripts.source': s('Átiratok › forrás', 'Kinek az átiratát kapja egy elem: prefer-source (a kiadó vagy a platform sajátját, ha kínál ilyet, különben egy helyi motorét), local-only, vagy both (a forrás átirata az elemé, mellette egy helyi is megmarad). Egy csatorna sajátot is megadhat.'),
+  'transcripts.autoCaptions': s('Átiratok › automatikus feliratok', 'A platform automatikus feliratait is használja, ha nincs ember készítette felirat (platformelemek; egy csatorna sajátot is megadhat).'),
   'transcribe.prompt': s('Átírás › szókincs', 'Nevek és szakszavak, amelyeket a whisper.cpp kezdő promptként kap, hogy helyesen írja le őket (egy csatorna sajátot is megadhat: backlot settings set transcribe.prompt SZÖVEG --channel AZONOSÍTÓ); üresen: nincs.'),
   'transcribe.language': s('Átírás › nyelv', 'A beszéd nyelve a whisper.cpp számára (auto: felismeri); a pocketsphinx modellje csak amerikai angol.'),
   'transcribe.cpuThreads': s('Átírás › CPU-szálak', 'Ennyi szálat használhat egy whisper.cpp feladat a processzoron.'),
