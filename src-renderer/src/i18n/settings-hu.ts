@@ -108,7 +108,7 @@ export const SETTINGS_HU: Record<SettingKey, SettingText> = {
   'transcribe.whisperModel': s('Átírás › whisper modell', 'A telepített modell (backlot models list), amellyel a whisper.cpp átír.'),
   'transcripts.source': s('Átiratok › forrás', 'Kinek az átiratát kapja egy elem: prefer-source (a kiadó vagy a platform sajátját, ha kínál ilyet, különben egy helyi motorét), local-only, vagy both (a forrás átirata az elemé, mellette egy helyi is megmarad). Egy csatorna sajátot is megadhat.'),
   'transcripts.autoCaptions': s('Átiratok › automatikus feliratok', 'A platform automatikus feliratait is használja, ha nincs ember készítette felirat (platformelemek; egy csatorna sajátot is megadhat).'),
-  'transcribe.prompt': s('Átírás › szókincs', 'Nevek és szakszavak, amelyeket a whisper.cpp kezdő promptként kap, hogy helyesen írja le őket (egy csatorna sajátot is megadhat: backlot settings set transcribe.prompt SZÖVEG --channel AZONOSÍTÓ); üresen: nincs.'),
+  'transcribe.prompt': s('Átírás › szókincs', 'Nevek és szakszavak, amelyeket a whisper.cpp kezdő promptként kap, hogy helyesen írja le őket (egy csatorna a parancssorban sajátot is megadhat); üresen: nincs.'),
   'transcribe.language': s('Átírás › nyelv', 'A beszéd nyelve a whisper.cpp számára (auto: felismeri); a pocketsphinx modellje csak amerikai angol.'),
   'transcribe.cpuThreads': s('Átírás › CPU-szálak', 'Ennyi szálat használhat egy whisper.cpp feladat a processzoron.'),
   'transport.redisUrl': s('Átvitel › Redis URL', 'A készletek által használt Redis adminisztrátori címe (jelszó nélkül: az a transport.redisPassword); üresen: nincs átvitel. A backlot transport serve rögzíti.'),
