@@ -17,11 +17,12 @@ import { removeSource } from '../library/remove-source';
 import { resourcesDir } from '../engines/resources';
 import { previewScenario } from '../sim/preview';
 import { runPreview } from '../sim/preview-runner';
+import { leafMatches } from '../explain/leaf-matches';
 import { ITEM_OPERATIONS } from '../../src-shared/catalog/operations';
 import { validatePolicyTree } from '../../src-shared/policy/validate';
 import { BacklotError } from '../../src-shared/errors';
 
-type WindowMethods = 'items.list' | 'items.get' | 'media.url' | 'lanes.detail' | 'library.demo' | 'library.remove' | 'runs.get' | 'preview.run';
+type WindowMethods = 'items.list' | 'items.get' | 'media.url' | 'lanes.detail' | 'library.demo' | 'library.remove' | 'runs.get' | 'preview.run' | 'tree.matches';
 
 export interface WindowHandlerOptions {
   /** The shell's media door: which tickets it serves and the URL a window plays one from. */
@@ -129,6 +130,14 @@ export function createWindowHandlers(
       const found = history.run(run);
       if (!found) throw new BacklotError('RUN_NOT_FOUND', `There is no run ${run}; it may never have existed or been pruned after the retention period.`, { run });
       return { run: found };
+    },
+
+    // What each leaf of a draft tree selects now, so the editor can warn about a leaf that matches
+    // nothing (a typo'd id, a channel removed; docs/scheduling.md "Rules by name").
+    'tree.matches': async ({ tree }) => {
+      const a = await arbiter();
+      const checked = validatePolicyTree(tree, { lanes: a.laneKeys() });
+      return { leaves: leafMatches(host.db, checked, (lane) => a.bindingsOn(lane).map((b) => b.operation), host.now()) };
     },
 
     'preview.run': async ({ tree }) => {

@@ -160,7 +160,14 @@ export interface EngineAdapter {
    * only for platform items). Default: all work of its operation. Several engines of one operation
    * on one lane are tried in the order of the `engines.<operation>` setting.
    */
-  accepts?(channel: ChannelRecord, item: ItemRecord | null): boolean;
+  accepts?(channel: ChannelRecord, item: ItemRecord | null, env: EngineEnvironment): boolean;
+  /**
+   * Tried on every lane its operation runs on, ahead of that lane's own engines, and never the lead
+   * of a lane's binding (its cost is not the lane's): an engine that takes only some items (the
+   * source's own transcript) and must have them whichever lane claimed them, since the arbiter
+   * routes by operation and lane, never by item (docs/architecture.md "Engines").
+   */
+  readonly ridesEveryLane?: boolean;
   cost(env: EngineEnvironment): CostModel;
   /**
    * What shapes this engine's output (engine version, model, settings). A change makes only the

@@ -25,6 +25,7 @@ import { llamaCppAdapter } from './llama-cpp/adapter';
 import { rollupAdapter } from './rollup/adapter';
 import { pocketsphinxAdapter } from './pocketsphinx/adapter';
 import { whisperCpuAdapter, whisperGpuAdapter } from './whisper-cpp/adapter';
+import { publisherTranscriptAdapter } from './publisher-transcript/adapter';
 
 /** Every production engine of this build, one line each. */
 export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
@@ -42,6 +43,7 @@ export const PRODUCTION_ADAPTERS: readonly EngineAdapter[] = [
   openAiCompatibleAdapter,
   llamaCppAdapter,
   rollupAdapter,
+  publisherTranscriptAdapter,
   whisperGpuAdapter,
   pocketsphinxAdapter,
   whisperCpuAdapter,
@@ -64,7 +66,7 @@ export interface EngineRegistry {
   engines: RegisteredEngine[];
   /** One per (operation, lane) that has an enabled engine, or that the catalog names when none is. */
   bindings: EngineBinding[];
-  /** The engine for one unit: the first enabled engine on the binding's lane that accepts the work and passed its preflight. */
+  /** The engine for one unit: the first enabled engine on the binding's lane (riders first) that accepts the work and passed its preflight. */
   choose(binding: Pick<EngineBinding, 'operation' | 'lane'>, channel: ChannelRecord, item: ItemRecord | null): EngineChoice;
   /** A unit found the lane's configuration wrong (REMOTE_AUTH): the engine's preflight fails until rebuilt. */
   failPreflight(engineId: string, operation: OperationId, preflight: Extract<Preflight, { ok: false }>): EngineBinding | null;
@@ -135,7 +137,10 @@ export async function buildEngineRegistry(options: RegistryOptions): Promise<Eng
 
   const bindings: EngineBinding[] = [];
   for (const op of CATALOG) {
-    const lanes = [...new Set(engines.filter((e) => e.enabled && e.adapter.operation === op.id).map((e) => e.lane.queueKey))];
+    // A rider binds a lane of its own only when no other engine of the operation is enabled.
+    const enabled = engines.filter((e) => e.enabled && e.adapter.operation === op.id);
+    const binders = enabled.some((e) => !e.adapter.ridesEveryLane) ? enabled.filter((e) => !e.adapter.ridesEveryLane) : enabled;
+    const lanes = [...new Set(binders.map((e) => e.lane.queueKey))];
     for (const lane of lanes) bindings.push(bindingOf(op.id, lane, enabledOn(op.id, lane)));
     if (lanes.length === 0) bindings.push(absentBinding(op.id, profile, env));
   }
@@ -143,10 +148,13 @@ export async function buildEngineRegistry(options: RegistryOptions): Promise<Eng
   return {
     profile, engines, bindings,
     choose(binding, channel, item) {
-      // A pool lane (`gpu@studio`) runs its base lane's remotable engines; the worker answers for their preflight.
+      // Riders (ridesEveryLane) of the operation come first on every lane; the lane's own engines after.
+      // A pool lane (`gpu@studio`) runs only remotable engines of its base lane; the worker answers for their preflight.
       const pool = poolOf(binding.lane);
-      const candidates = enabledOn(binding.operation, baseLane(binding.lane))
-        .filter((e) => (pool === null || e.adapter.remotable === true) && (e.adapter.accepts?.(channel, item) ?? true));
+      const base = baseLane(binding.lane);
+      const riders = engines.filter((e) => e.enabled && e.adapter.operation === binding.operation && e.adapter.ridesEveryLane && e.lane.queueKey !== base);
+      const candidates = [...riders, ...enabledOn(binding.operation, base)]
+        .filter((e) => (pool === null || e.adapter.remotable === true) && (e.adapter.accepts?.(channel, item, env) ?? true));
       const ready = candidates.find((e) => pool !== null || e.preflight.ok);
       if (ready) return { ok: true, engine: ready };
       const first = candidates[0]?.preflight;
@@ -167,7 +175,8 @@ export async function buildEngineRegistry(options: RegistryOptions): Promise<Eng
 
 /** A lane's binding: the cost of its preferred ready engine; ok while any of its engines passed. */
 function bindingOf(op: OperationId, lane: string, engines: RegisteredEngine[]): EngineBinding {
-  const lead = engines.find((e) => e.preflight.ok) ?? engines[0];
+  const own = engines.some((e) => !e.adapter.ridesEveryLane) ? engines.filter((e) => !e.adapter.ridesEveryLane) : engines;
+  const lead = own.find((e) => e.preflight.ok) ?? own[0];
   return {
     operation: op, engineId: lead.adapter.id, lane,
     secondsFixed: lead.cost.secondsFixed, secondsPerMediaSecond: lead.cost.secondsPerMediaSecond,

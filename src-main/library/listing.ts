@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { BacklotError } from '../../src-shared/errors';
+import { transcriptOffers } from '../../src-shared/transcript/offers';
 
 export const LIVE_STATUSES = ['live', 'upcoming'] as const;
 export type LiveStatus = (typeof LIVE_STATUSES)[number];
@@ -21,6 +22,8 @@ const entry = z.object({
   enclosureType: text(200).nullable(),
   enclosureLength: z.number().int().nonnegative().nullable(),
   live: z.enum(LIVE_STATUSES).nullable(),
+  /** The transcripts the source offers (<podcast:transcript>); absent: none (docs/transcripts.md). */
+  transcripts: transcriptOffers.optional(),
 }).strict();
 export type ListedEntry = z.infer<typeof entry>;
 

@@ -42,6 +42,10 @@ export interface ItemRecord {
   live_status?: 'live' | 'upcoming' | null;
   /** The last sync that listed it; an item gone from its feed keeps the older time. */
   listed_at?: number | null;
+  /** Migration 17: the transcripts its source offers (TranscriptOffer[] as JSON; src-shared/transcript/offers.ts). */
+  transcripts_json?: string | null;
+  /** Migration 17: the publisher-transcript engine's last refusal ({code, url}); its one writer is that engine's failure. */
+  transcript_fallback?: string | null;
 }
 
 /** What a feed or platform listing says of an item (library/apply-listing.ts). */
@@ -56,6 +60,7 @@ export interface ListedFields {
   enclosure_length: number | null;
   live_status: 'live' | 'upcoming' | null;
   listed_at: number;
+  transcripts_json: string | null;
 }
 
 export interface NewChannel {
@@ -104,10 +109,12 @@ export class LibraryRepository {
       setSettings: db.prepare('UPDATE channels SET settings_json = ? WHERE id = ?'),
       setListed: db.prepare(`UPDATE items SET title = @title, published_at = @published_at, duration_s = COALESCE(@duration_s, duration_s), url = @url,
                                description = @description, image_url = @image_url, enclosure_type = @enclosure_type,
-                               enclosure_length = @enclosure_length, live_status = @live_status, listed_at = @listed_at WHERE id = @id`),
+                               enclosure_length = @enclosure_length, live_status = @live_status, listed_at = @listed_at,
+                               transcripts_json = @transcripts_json WHERE id = @id`),
       // A download's facts; an engine that gave no content fingerprint (the test engine) keeps the known one.
       setDownloaded: db.prepare(`UPDATE items SET media_state = 'local', media_path = ?, size_bytes = ?, mtime_ms = COALESCE(?, mtime_ms),
         fingerprint = COALESCE(?, fingerprint) WHERE id = ?`),
+      setTranscriptFallback: db.prepare('UPDATE items SET transcript_fallback = ? WHERE id = ?'),
       setRemoved: db.prepare('UPDATE channels SET removed_at = ? WHERE id = ?'),
       mediaPathHolder: db.prepare('SELECT id FROM items WHERE media_path = ? AND id != ? LIMIT 1').pluck(),
       mediaPathsHeldOutside: db.prepare(`SELECT DISTINCT media_path FROM items WHERE channel_id != ? AND media_path IS NOT NULL
@@ -211,6 +218,15 @@ export class LibraryRepository {
   markDownloaded(itemId: string, file: DownloadedMedia, now: number): void {
     this.q.setDownloaded.run(file.mediaPath, file.sizeBytes, file.mtimeMs, file.fingerprint, itemId);
     this.work.recomputeItem(itemId, now);
+  }
+
+  /**
+   * The publisher-transcript engine could not use the source's transcript ({code, url} as JSON): the
+   * local engine takes the item until the source offers another (docs/transcripts.md "When it fails").
+   * Its one writer is that engine's failure record.
+   */
+  setTranscriptFallback(itemId: string, json: string | null): void {
+    this.q.setTranscriptFallback.run(json, itemId);
   }
 
   /** Removes a channel from the library (null: adds it back); its items' work follows (missing-input while removed). */

@@ -13,6 +13,9 @@ import { parseScenario } from './scenario';
 import { baseLane } from '../../src-shared/catalog/pool-lanes';
 import { SCENARIO_OPERATION_IDS } from './operations';
 import { simulate, type TraceEvent } from './simulate';
+import { holdsAtEnd, spansOf } from './preview-detail';
+import type { PreviewHoldDto } from '../../src-shared/api/window-contract';
+import type { PolicyNode } from '../../src-shared/policy/tree';
 
 /** Items simulated at most; a larger library is sampled evenly (every k-th by channel and date). */
 export const PREVIEW_MAX_ITEMS = 3000;
@@ -142,7 +145,8 @@ function statesOf(db: Db, ids: readonly string[]): Map<string, Partial<Record<Op
 /** Runs one tree on the scenario and reads the answer a person wants from its trace. */
 export function previewOutcome(built: PreviewScenario, tree: unknown): PreviewOutcomeDto {
   const scenario = parseScenario({ ...built.scenario, tree });
-  const out = simulate(scenario);
+  let holds = new Map<OperationId, PreviewHoldDto[]>();
+  const out = simulate(scenario, { atEnd: (host, arbiter, t) => { holds = holdsAtEnd(host, arbiter, t, NEW_UPLOAD_ID); } });
   const trace = (out.trace ?? []) as (TraceEvent & { t: number; event: string; lane: string; slot: number; operation: OperationId; item?: string; endsAt?: number; outcome?: string })[];
   const lastEnd = new Map<OperationId, number>();
   const uploadStart = new Map<OperationId, number>();
@@ -180,11 +184,15 @@ export function previewOutcome(built: PreviewScenario, tree: unknown): PreviewOu
     const left = Math.max(0, notDone - (hasUpload && needs.includes(o.id) && !uploadFinished.has(o.id) ? 1 : 0));
     const backlog = built.toDo[o.id] ?? 0;
     const finishesAtS = left > 0 ? null : backlog === 0 ? 0 : round(lastEnd.get(o.id) ?? 0);
-    return { operation: o.id, backlog, finishesAtS, estimatedFinishS: finishesAtS === null ? null : round(finishesAtS * scale), left };
+    return { operation: o.id, backlog, finishesAtS, estimatedFinishS: finishesAtS === null ? null : round(finishesAtS * scale), left, held: left > 0 ? holds.get(o.id) ?? [] : [] };
   });
+  const channelIds = (built.scenario.channels as { id: string }[]).map((c) => c.id);
+  const spans = spansOf(trace, tree as PolicyNode, channelIds, scale);
   return {
     endS: round(end),
     operations,
+    nodes: spans.nodes,
+    channels: spans.channels,
     newUpload: {
       arrivesAtS: NEW_UPLOAD_AT_S,
       waits: needs.map((op) => ({ operation: op, startsAfterS: uploadStart.has(op) ? round(uploadStart.get(op)!) : null })),

@@ -53,6 +53,11 @@ export interface SimOptions {
   onPickMs?: (ms: number) => void;
   /** Called when the measured run begins (the library is loaded), for the statement profile. */
   onRunStart?: () => void;
+  /**
+   * Called at the end, before the database closes, with the host and arbiter as they ended: the
+   * what-if preview asks them why the work left over was held (docs/scheduling.md "What-if diff").
+   */
+  atEnd?: (host: Host, arbiter: Arbiter, t: number) => void;
 }
 
 function bindingsFor(s: Scenario): EngineBinding[] {
@@ -169,6 +174,7 @@ class Simulation {
         wallMs,
       },
     };
+    this.options.atEnd?.(this.host, this.arbiter, end);
     this.host.close();
     return out;
   }

@@ -2,9 +2,11 @@
 // the turns it overlaps most (a word inside an overlap of two turns goes to the one that covers
 // more of it; a word in a pause goes to the nearest turn), segments are cut where the speaker
 // changes, and consecutive segments of one speaker are merged, up to a length that keeps
-// subtitles and search hits readable. The speaker is a profile id, never a name.
+// subtitles and search hits readable. The speaker is a profile id, never a name (a publisher's
+// named segment keeps its name: docs/transcripts.md "Speaker names").
 import type { TranscriptRecord, TranscriptSegment, TranscriptWord } from '../../src-shared/transcript/record';
 import type { SpeakerTurn } from '../../src-shared/speakers/turns';
+import { publisherSpeakerName } from '../../src-shared/transcript/speakers';
 
 export interface AttributeWordsOptions {
   /** A merged segment never grows past this many seconds. */
@@ -48,6 +50,11 @@ export function attributeWords(transcript: TranscriptRecord, turns: readonly Spe
   const sorted = [...turns].sort((a, b) => a.start - b.start);
   const pieces: TranscriptSegment[] = [];
   for (const segment of transcript.segments) {
+    // The publisher named this segment's speaker: its name stands over a diarized guess (docs/transcripts.md "Speaker names").
+    if (publisherSpeakerName(segment.speaker) !== null) {
+      pieces.push({ ...segment });
+      continue;
+    }
     if (segment.words.length === 0) {
       pieces.push({ ...segment, speaker: speakerOfSpan(segment.start, segment.end, sorted, speakerOf, options.maxGapS) });
       continue;

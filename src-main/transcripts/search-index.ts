@@ -7,7 +7,7 @@ import type { Host } from '../host/host';
 import type { Db } from '../db/connection';
 import { BacklotError } from '../../src-shared/errors';
 import { transcriptRecord, type SpeakerNames, type TranscriptRecord } from '../../src-shared/transcript/record';
-import { speakersOf } from '../../src-shared/transcript/speakers';
+import { publisherSpeakerName, speakersOf } from '../../src-shared/transcript/speakers';
 import type { SpeakerNameSource } from './speaker-names';
 
 /** The operations whose output is a transcript record (docs/transcripts.md "Which transcript"). */
@@ -136,7 +136,8 @@ export function syncSpeakerNamesInIndex(db: Db, names: SpeakerNames): number {
   const q = statementsOf(db);
   let changed = 0;
   for (const row of q.speakerRows.all() as { id: string; name: string | null }[]) {
-    const name = Object.prototype.hasOwnProperty.call(names, row.id) ? names[row.id].trim() || null : null;
+    // A speaker the publisher named has no profile: its name stays (docs/transcripts.md "Speaker names").
+    const name = Object.prototype.hasOwnProperty.call(names, row.id) ? names[row.id].trim() || null : publisherSpeakerName(row.id);
     if (name !== row.name) {
       q.setSpeakerName.run(name, row.id);
       changed++;

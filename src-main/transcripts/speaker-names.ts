@@ -3,7 +3,7 @@
 // (docs/transcripts.md "Speakers").
 import type { Host } from '../host/host';
 import type { SpeakerNames } from '../../src-shared/transcript/record';
-import { anonymousSpeakerLabel } from '../../src-shared/transcript/speakers';
+import { anonymousSpeakerLabel, publisherSpeakerName } from '../../src-shared/transcript/speakers';
 import { ProfileStore } from '../speakers/profiles/profile-store';
 
 /** Names for the profile ids asked about; an id it does not name shows its anonymous label. */
@@ -20,7 +20,10 @@ export function profileNameSource(host: Host): SpeakerNameSource {
   return (profileIds) => {
     const all = new ProfileStore(host.db).names();
     const out: Record<string, string> = {};
-    for (const id of profileIds) if (Object.prototype.hasOwnProperty.call(all, id)) out[id] = all[id];
+    for (const id of profileIds) {
+      if (Object.prototype.hasOwnProperty.call(all, id)) out[id] = all[id];
+      else if (publisherSpeakerName(id) !== null) out[id] = publisherSpeakerName(id)!; // the publisher's own name (docs/transcripts.md "Speaker names")
+    }
     return out;
   };
 }

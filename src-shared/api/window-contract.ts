@@ -63,6 +63,14 @@ export const diskStatus = z.object({
 
 export const previewTimelineSegment = z.object({ lane: z.string(), slot: z.number().int(), operation: operationId, start: z.number(), end: z.number(), units: z.number().int() });
 
+/** When a node's (or a channel's) work first started and last finished, in the library's seconds (× the sampling scale). */
+export const previewSpan = z.object({ firstStartS: z.number().nullable(), finishS: z.number().nullable(), units: z.number().int() });
+export type PreviewSpanDto = z.infer<typeof previewSpan>;
+
+/** Why work was left at the end: a reason code with its parameters, and how many units it held. */
+export const previewHold = z.object({ code: z.string(), params: z.record(z.string(), z.unknown()), count: z.number().int() });
+export type PreviewHoldDto = z.infer<typeof previewHold>;
+
 export const previewOutcome = z.object({
   /** Seconds of virtual time until nothing more could happen (the backlog done, or held for good). */
   endS: z.number(),
@@ -76,7 +84,13 @@ export const previewOutcome = z.object({
     estimatedFinishS: z.number().nullable(),
     /** Not done at the end: held by a gate, a failed preflight, or waiting on work that is. */
     left: z.number().int(),
+    /** Why those were left, as explain names it for each (at most PREVIEW_HOLDS_EXPLAINED of them asked). */
+    held: z.array(previewHold),
   })),
+  /** Per leaf and group of the tree that started work: first start and last finish (docs/scheduling.md "What-if diff"). */
+  nodes: z.array(previewSpan.extend({ node: z.string() })),
+  /** The same per channel (by id; the window shows its name). */
+  channels: z.array(previewSpan.extend({ channel: z.string() })),
   /** A new upload arriving at `arrivesAtS`: how long until each operation started on it and its last one finished. */
   newUpload: z.object({
     arrivesAtS: z.number(),
@@ -156,6 +170,11 @@ export function windowApi(shared: SharedSchemas) {
     'runs.get': {
       request: z.object({ run: z.number().int().positive() }),
       response: z.object({ run: shared.runDto }),
+    },
+    'tree.matches': {
+      request: z.object({ tree: z.unknown() }),
+      /** Per leaf, what its match selects in the library now: items, or channels for channel-wide work (sync). */
+      response: z.object({ leaves: z.array(z.object({ node: z.string(), unit: z.enum(['items', 'channels']), count: z.number().int() })) }),
     },
     'preview.run': {
       request: z.object({ tree: z.unknown() }),

@@ -68,6 +68,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
   {
     id: 'transcribe', scope: 'item', dependsOn: ['download'], writesMedia: false,
     engines: [
+      // The source's own transcript (docs/transcripts.md "The publisher's transcript"): first in the
+      // default preference, on the cpu lane beside the local engines it stands in for, and tried on
+      // every lane transcription runs on (its adapter's ridesEveryLane).
+      { id: 'publisher-transcript', lane: lane('cpu') },
       { id: 'whisper.cpp', lane: lane('gpu') },
       { id: 'pocketsphinx', lane: lane('cpu') },
       // whisper.cpp's CPU build on the cpu lane, after pocketsphinx in the default preference.

@@ -193,8 +193,23 @@ export function noticeSettingKey(kind: NoticeKind): `notifications.${NoticeKind}
 export const POCKETSPHINX_DECODERS = ['auto', 'wheel-decoder', 'debian-decoder-wheel-model', 'debian-decoder'] as const;
 export type PocketsphinxDecoder = (typeof POCKETSPHINX_DECODERS)[number];
 
+/**
+ * The longest `transcribe.prompt`: whisper.cpp keeps at most half its text context (224 tokens for
+ * the published models) of a prompt, and 800 characters of English is about that much.
+ */
+export const TRANSCRIBE_PROMPT_MAX = 800;
+
+/** Whose transcript an item gets (docs/transcripts.md "The publisher's transcript"). */
+export const TRANSCRIPT_SOURCES = ['prefer-source', 'local-only', 'both'] as const;
+export type TranscriptSourceChoice = (typeof TRANSCRIPT_SOURCES)[number];
+
 /** The transcription engines' knobs (docs/transcription.md); each one is part of its engine's fingerprint. */
 const TRANSCRIBE_SETTINGS = {
+  'transcribe.prompt': text('',
+    "Names and terms whisper.cpp is given as its initial prompt, so it spells them right (a channel can set its own: backlot settings set transcribe.prompt TEXT --channel ID); empty: none.",
+    z.string({ error: 'must be text' }).max(TRANSCRIBE_PROMPT_MAX, { error: `must be at most ${TRANSCRIBE_PROMPT_MAX} characters` })
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+      .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { error: 'must be one line of text without control characters' })),
   'transcribe.chunkS': spec({
     schema: count(5, 3600), default: 60, applies: 'live', input: 'integer',
     description: 'Seconds of media per transcription chunk; a checkpoint is kept after each, so an interrupted transcription resumes there.',
@@ -217,6 +232,12 @@ const TRANSCRIBE_SETTINGS = {
     default: 'en', applies: 'live', input: 'enum',
     description: "The spoken language for whisper.cpp (auto detects it); pocketsphinx's model is US English only.",
   }),
+  'transcripts.source': spec({
+    schema: z.enum(TRANSCRIPT_SOURCES, { error: `must be one of ${TRANSCRIPT_SOURCES.join(', ')}` }),
+    default: 'prefer-source' as TranscriptSourceChoice, applies: 'live', input: 'enum',
+    description: "Whose transcript an item gets: prefer-source (the publisher's or the platform's own when it offers one, a local engine otherwise), local-only, or both (the source's is the item's transcript, a local one is kept beside it). A channel may set its own.",
+  }),
+  'transcripts.autoCaptions': flag(false, "Use a platform's automatic captions when it has no subtitles made by a person (platform items; a channel may set its own)."),
   'transcribe.cpuThreads': spec({
     schema: count(1, 64), default: 2, applies: 'live', input: 'integer',
     description: 'Threads one whisper.cpp job may use on the CPU.',

@@ -3,6 +3,22 @@
 // one names map, the same way.
 import type { SpeakerNames, TranscriptRecord } from './record';
 
+/**
+ * A speaker the publisher named in its own transcript (a VTT voice, the JSON's `speaker`): the id
+ * carries the name, so every renderer and the search index show it without a profile, and
+ * attribute-words keeps it (docs/transcripts.md "Speaker names").
+ */
+export const PUBLISHER_SPEAKER_PREFIX = 'publisher:';
+
+export function publisherSpeakerId(name: string): string {
+  return `${PUBLISHER_SPEAKER_PREFIX}${name.replace(/\s+/g, ' ').trim()}`;
+}
+
+/** The publisher's name for a speaker id, or null for a profile id. */
+export function publisherSpeakerName(id: string | null): string | null {
+  return id !== null && id.startsWith(PUBLISHER_SPEAKER_PREFIX) && id.length > PUBLISHER_SPEAKER_PREFIX.length ? id.slice(PUBLISHER_SPEAKER_PREFIX.length) : null;
+}
+
 /** What a speaker is called before anyone named them (issue 12: "Speaker N" until named). */
 export function anonymousSpeakerLabel(ordinal: number): string {
   return `Speaker ${ordinal}`;
@@ -24,7 +40,7 @@ export function speakerLabels(record: Pick<TranscriptRecord, 'segments'>, names:
   const labels = new Map<string, string>();
   speakersOf(record).forEach((id, i) => {
     // One line, whatever was typed: a name leads a subtitle line or a text line.
-    const name = Object.prototype.hasOwnProperty.call(names, id) ? names[id].replace(/\s+/g, ' ').trim() : '';
+    const name = Object.prototype.hasOwnProperty.call(names, id) ? names[id].replace(/\s+/g, ' ').trim() : publisherSpeakerName(id) ?? '';
     labels.set(id, name !== '' ? name : anonymousSpeakerLabel(i + 1));
   });
   return labels;

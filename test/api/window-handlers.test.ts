@@ -153,3 +153,34 @@ describe('preview.run', () => {
     expect((await h['tree.get']({})).version).toBe(1);
   });
 });
+
+describe('tree.matches', () => {
+  it('counts what each leaf selects now: items, channels for sync, none for an id that is no channel', async () => {
+    const lib = fixture(3);
+    const app = await open(lib);
+    const h = createHandlers(app.host, app.dispatcher);
+    const channel = (await h['library.list']({})).channels[0];
+    const tree = {
+      id: 'root', children: [
+        { id: 'sync', match: { operation: 'sync' } },
+        { id: 'by-id', match: { channel: [channel.id] } },
+        { id: 'by-title', match: { channel: [channel.title] } },
+        { id: 'by-platform', match: { platform: [channel.platform], operation: 'transcribe' } },
+        { id: 'recent', match: { publishedWithinS: 1 } },
+      ],
+    };
+    const answer = await dispatch(h, 'tree.matches', { tree });
+    expect(answer.ok).toBe(true);
+    const { leaves } = API['tree.matches'].response.parse(answer.ok ? answer.result : null);
+    expect(leaves).toEqual([
+      { node: 'sync', unit: 'channels', count: 1 },
+      { node: 'by-id', unit: 'items', count: 3 },
+      // A channel's title is not its id: the rule would match nothing, and the editor says so.
+      { node: 'by-title', unit: 'items', count: 0 },
+      { node: 'by-platform', unit: 'items', count: 3 },
+      { node: 'recent', unit: 'items', count: 0 },
+    ]);
+    const bad = await dispatch(h, 'tree.matches', { tree: { id: 'root', children: [{ id: 'a', weight: 0 }] } });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'POLICY_INVALID' } });
+  });
+});

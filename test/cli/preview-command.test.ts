@@ -43,6 +43,10 @@ describe('backlot preview', () => {
     expect(text.stdout).toMatch(/^Library: 3 items in 1 channels\./);
     expect(text.stdout).toMatch(/\ntranscribe\s+3\s+(\d+ s|never \(3 held\))\s+(\d+ s|never \(3 held\))/);
     expect(JSON.parse(backlot('tree', 'show', '--data', data).stdout)).toMatchObject({ id: 'root', children: expect.arrayContaining([expect.objectContaining({ id: 'new-uploads' })]) });
+    // What changed: a node only the edited tree has started its work where the stored tree had none.
+    const diff = backlot('preview', tree, '--data', data, '--engines', 'test');
+    expect(diff.status).toBe(0);
+    expect(diff.stdout).toMatch(/\nChanged node all: not started → \d+ (s|min)–\d+ (s|min)\./);
   });
 
   it('refuses a tree the host would refuse, with the node named', () => {

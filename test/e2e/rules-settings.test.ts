@@ -101,10 +101,12 @@ describe('the Rules page', () => {
     await page.getByTestId('run-preview').click();
     const table = page.getByTestId('preview-table');
     await table.waitFor();
-    expect(await page.getByTestId('preview-library').textContent()).toContain('6 items in 1 channels.');
-    const row = (op: string) => table.locator(`tr[data-operation="${op}"] td`);
-    // Everything is paused now, so nothing would finish under either tree: the preview says so.
-    expect(await row('transcribe').allTextContents()).toEqual(['6', 'never (6 held)', 'never (6 held)']);
+    expect(await page.getByTestId('preview-library').textContent()).toContain('6 items in 1 channel.');
+    const row = (op: string) => table.locator(`tr[data-operation="${op}"]`);
+    // Everything is paused now, so nothing would finish under either tree: the preview says so, and says why.
+    expect(await row('transcribe').locator('td').first().textContent()).toBe('6');
+    expect(await row('transcribe').locator('td .finish').allTextContents()).toEqual(['never (6 held)', 'never (6 held)']);
+    expect(await row('transcribe').locator('td .hold').first().getAttribute('data-code')).toBe('LANE_PAUSED');
 
     // Resumed (the live work starts too), the simulated backlog finishes and the new upload is done.
     await api(serve, 'lanes.resume', { lane: '*' });

@@ -13,6 +13,7 @@ import { previewOutcome, previewScenario, joinSegments, type LiveState } from '.
 import { defaultBindings, DEFAULT_LANES } from '../../src-main/arbiter/lanes';
 import { defaultSettings } from '../../src-shared/settings/settings-schema';
 import { defaultPolicyTree } from '../../src-shared/policy/default-tree';
+import { walkTree } from '../../src-shared/policy/tree';
 
 let dir: string;
 let host: Host;
@@ -73,6 +74,40 @@ describe('previewOutcome', () => {
     const gpu = newFirst.timeline.filter((s) => s.lane === 'gpu');
     expect(gpu.length).toBeGreaterThan(0);
     for (const s of newFirst.timeline) expect(s.end).toBeLessThanOrEqual(newFirst.endS);
+  });
+});
+
+describe('the preview’s diff and holds (issue 20 item 5)', () => {
+  it('names the holds of work left over, with explain’s codes and how many units each held', () => {
+    const paused = previewOutcome(previewScenario(host.db, live({ paused: ['gpu'] })), defaultPolicyTree());
+    const transcribe = paused.operations.find((o) => o.operation === 'transcribe')!;
+    expect(transcribe.left).toBeGreaterThan(0);
+    expect(transcribe.held.map((h) => h.code)).toContain('LANE_PAUSED');
+    expect(transcribe.held.reduce((n, h) => n + h.count, 0)).toBe(Math.min(transcribe.left, 200));
+    // Work that finished has no holds to name.
+    const download = paused.operations.find((o) => o.operation === 'download')!;
+    expect(download).toMatchObject({ left: 0, held: [] });
+  });
+
+  it('gives every node and channel its first start and finish, which differ between trees', () => {
+    const built = previewScenario(host.db, live());
+    const newFirst = previewOutcome(built, defaultPolicyTree());
+    const oldestFirst = previewOutcome(built, FIFO);
+    expect(newFirst.nodes.map((n) => n.node)).toEqual([...walkTree(defaultPolicyTree())].map((e) => e.node.id));
+    expect(oldestFirst.nodes.map((n) => n.node)).toEqual(['root', 'sync', 'everything']);
+    const root = newFirst.nodes[0];
+    expect(root.units).toBeGreaterThan(0);
+    expect(root.finishS).toBeLessThanOrEqual(newFirst.endS);
+    // A group spans its leaves: the root starts no later and finishes no earlier than any of them.
+    for (const n of newFirst.nodes) {
+      if (n.firstStartS !== null) expect(root.firstStartS!).toBeLessThanOrEqual(n.firstStartS);
+      if (n.finishS !== null) expect(root.finishS!).toBeGreaterThanOrEqual(n.finishS);
+    }
+    expect(newFirst.channels.map((c) => c.channel).sort()).toEqual(host.db.prepare('SELECT id FROM channels ORDER BY id').pluck().all());
+    expect(newFirst.channels.reduce((n, c) => n + c.units, 0)).toBe(root.units);
+    // The two trees order the work differently: some channel finishes at another time.
+    const finishes = (o: typeof newFirst) => o.channels.map((c) => c.finishS);
+    expect(finishes(newFirst)).not.toEqual(finishes(oldestFirst));
   });
 });
 

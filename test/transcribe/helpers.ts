@@ -129,3 +129,31 @@ export function recordInHost(job: JobContext, plan: CommitPlan): void {
     host.close();
   }
 }
+
+/** Every process below `pid` (workers are detached into their own groups, so a kill of the host misses them). */
+export function descendants(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number): void => { for (const [child, parent] of parents) if (parent === p) { out.push(child); walk(child); } };
+  walk(pid);
+  return out;
+}
+
+/** Running (a zombie waiting for its reaper counts as gone). */
+export function alive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}

@@ -13,7 +13,7 @@ import { EngineWorkers } from '../../src-main/engines/workers';
 import { pocketsphinxAdapter } from '../../src-main/engines/pocketsphinx/adapter';
 import { transcriptRecord } from '../../src-shared/transcript/record';
 import { BIN, ROOT, addFolder, backlot, openDb, until } from '../reliability/fixtures/host';
-import { convert, engineEnv, jobFor, longSpeech, removeTempDirs, runJob, speak, tempDir, videoWithoutAudio } from './helpers';
+import { alive, convert, descendants, engineEnv, jobFor, longSpeech, removeTempDirs, runJob, speak, tempDir, videoWithoutAudio } from './helpers';
 
 const live = new Set<ChildProcess>();
 afterEach(() => { for (const p of live) p.kill('SIGKILL'); live.clear(); });
@@ -152,32 +152,4 @@ function serveProduction(dataDir: string): ChildProcess {
   live.add(proc);
   proc.once('exit', () => live.delete(proc));
   return proc;
-}
-
-/** Every process below `pid` (workers are detached into their own groups, so a kill of the host misses them). */
-function descendants(pid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number): void => { for (const [child, parent] of parents) if (parent === p) { out.push(child); walk(child); } };
-  walk(pid);
-  return out;
-}
-
-/** Running (a zombie waiting for its reaper counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
 }

@@ -18,7 +18,9 @@ import { tokenSegmentsToWords } from '../../src-main/engines/whisper-cpp/tokens'
 import { addModel, removeModel } from '../../src-main/models/index';
 import type { EngineLaunch } from '../../src-main/engines/adapter';
 import type { GpuReport } from '../../src-main/gates/gpu';
-import { defaultSettings } from '../../src-shared/settings/settings-schema';
+import { checkSetting, defaultSettings } from '../../src-shared/settings/settings-schema';
+import { transcriptRecord } from '../../src-shared/transcript/record';
+import { librivoxRecordings } from '../../src-main/bench/librivox';
 import { writeTinyWhisperModel } from './fixtures/tiny-whisper-model';
 import { CHANNEL, NO_GPU, engineEnv, itemFor, jobFor, removeTempDirs, runJob, speak, tempDir } from './helpers';
 
@@ -45,11 +47,14 @@ describe('whisper.cpp engine', () => {
     for (const [adapter, gpu] of [[whisperGpuAdapter, NVIDIA], [whisperCpuAdapter, NO_GPU]] as const) {
       const p = await adapter.preflight({ ...env, gpu });
       expect(p).toMatchObject({ ok: false, code: 'MODEL_MISSING' });
-      expect(p.ok ? '' : p.message).toBe('No whisper model "ggml-base.en" is installed. Add one with: backlot models add <URL or file of ggml-base.en.bin> --sha256 <its SHA-256> --id ggml-base.en (or set transcribe.whisperModel to an installed model: backlot models list).');
+      expect(p.ok ? '' : p.message).toBe('No whisper model "ggml-base.en" is installed. Add it by name with: backlot models add whisper-base.en (or from a file or URL: backlot models add <URL or file of ggml-base.en.bin> --sha256 <its SHA-256> --id ggml-base.en), or set transcribe.whisperModel to an installed model (backlot models list).');
     }
     const other = engineEnv(tempDir('whisper-missing-2'), { 'transcribe.whisperModel': 'ggml-small' });
     const p = await whisperCpuAdapter.preflight(other);
-    expect(p.ok ? '' : p.message).toMatch(/^No whisper model "ggml-small" is installed\./);
+    expect(p.ok ? '' : p.message).toMatch(/^No whisper model "ggml-small" is installed\. Add it by name with: backlot models add whisper-small \(/);
+    // A model the catalog does not have: only the file or URL form.
+    const own = await whisperCpuAdapter.preflight(engineEnv(tempDir('whisper-missing-3'), { 'transcribe.whisperModel': 'my-own-model' }));
+    expect(own.ok ? '' : own.message).toBe('No whisper model "my-own-model" is installed. Add one with: backlot models add <URL or file of my-own-model.bin> --sha256 <its SHA-256> --id my-own-model, or set transcribe.whisperModel to an installed model (backlot models list).');
     // A unit that reaches a launch without its model is refused the same way, and holds the lane.
     const job = jobFor(env, 'i1', speak(env.dataDir, 'a.wav', 'hello'));
     const o = await runJob(whisperCpuAdapter, job, workers);
@@ -97,7 +102,7 @@ describe('whisper.cpp engine', () => {
     expect(r.choose({ operation: 'transcribe', lane: 'cpu' }, CHANNEL, itemFor('i', '/m.wav'))).toMatchObject({ ok: true, engine: { adapter: { id: 'pocketsphinx' } } });
     const prefer = await buildEngineRegistry({ profile: 'production', env: engineEnv(dir, { 'engines.transcribe': ['whisper.cpp-cpu', 'pocketsphinx'] }) });
     expect(prefer.bindings.filter((b) => b.operation === 'transcribe').map((b) => [b.lane, b.engineId])).toEqual([['cpu', 'whisper.cpp-cpu']]);
-    expect(defaultSettings()['engines.transcribe']).toEqual(['whisper.cpp', 'pocketsphinx', 'whisper.cpp-cpu']);
+    expect(defaultSettings()['engines.transcribe']).toEqual(['publisher-transcript', 'whisper.cpp', 'pocketsphinx', 'whisper.cpp-cpu']);
   });
 
   it('chooses CUDA on NVIDIA, Vulkan elsewhere on the gpu lane and the CPU build on the cpu lane; a build that cannot load falls back and says why', () => {
@@ -147,14 +152,67 @@ describe('whisper.cpp engine', () => {
       { w: 'Dashwood', start: 10.3, end: 10.8, p: 1 },
       { w: 'said', start: 11.2, end: 11.5, p: 1 },
     ]);
+    // Times past the chunk's end are clamped into it, and a token never starts before the one it follows.
+    expect(tokenSegmentsToWords([
+      { text: ' one', t0: 500, t1: 900 }, { text: ' two', t0: 300, t1: 1200 }, { text: ' three', t0: 1800, t1: 11880 },
+    ], 10, 12)).toEqual([
+      { w: 'one', start: 10.5, end: 10.9, p: 1 },
+      { w: 'two', start: 10.5, end: 11.2, p: 1 },
+      { w: 'three', start: 11.8, end: 12, p: 1 },
+    ]);
   });
 });
 
 describe('whisper.cpp with a generated model', () => {
+  it("passes transcribe.prompt to whisper: the channel's own over the library's, in the fingerprint, the checkpoint key and the record", async () => {
+    const dir = tempDir('whisper-prompt');
+    const src = path.join(dir, 'ggml-tiny-prompt.bin');
+    writeTinyWhisperModel(src);
+    await addModel({ modelsDir: path.join(dir, 'models'), source: src, sha256: createHash('sha256').update(fs.readFileSync(src)).digest('hex') });
+    const plain = engineEnv(dir, { 'transcribe.whisperModel': 'ggml-tiny-prompt' });
+    const prompted = engineEnv(dir, { 'transcribe.whisperModel': 'ggml-tiny-prompt', 'transcribe.prompt': 'Elinor, Marianne' });
+    // The library's prompt is in whisper's fingerprint (its transcripts go stale), not in pocketsphinx's.
+    expect(await whisperCpuAdapter.fingerprint(prompted)).not.toBe(await whisperCpuAdapter.fingerprint(plain));
+    expect(await pocketsphinxAdapter.fingerprint(prompted)).toBe(await pocketsphinxAdapter.fingerprint(plain));
+    const media = librivoxRecordings()[0].file;
+
+    // A channel that sets none gets the library's prompt, under the engine's fingerprint.
+    const library = jobFor(prompted, 'p-library', media);
+    const libraryLaunch = await whisperCpuAdapter.launch(library) as Extract<EngineLaunch, { kind: 'worker' }>;
+    expect(libraryLaunch.input).toMatchObject({ whisper: { prompt: 'Elinor, Marianne' }, engineFingerprint: `whisper.cpp-cpu@${await whisperCpuAdapter.fingerprint(prompted)}` });
+    // A channel's own prompt wins, and keys its own checkpoints.
+    const own = jobFor(prompted, 'p-own', media);
+    own.channel = { ...CHANNEL, settings_json: JSON.stringify({ 'transcribe.prompt': 'Dashwood, Norland Park' }) };
+    const ownLaunch = await whisperCpuAdapter.launch(own) as Extract<EngineLaunch, { kind: 'worker' }>;
+    expect(ownLaunch.input).toMatchObject({ whisper: { prompt: 'Dashwood, Norland Park' }, engineFingerprint: expect.stringMatching(/^whisper\.cpp-cpu@.*;prompt=[0-9a-f]{12};.*;channel-prompt=[0-9a-f]{12}$/) });
+    // A channel value the schema refuses (written by hand) counts as none.
+    const bad = jobFor(prompted, 'p-bad', media);
+    bad.channel = { ...CHANNEL, settings_json: JSON.stringify({ 'transcribe.prompt': 'x'.repeat(801) }) };
+    expect(((await whisperCpuAdapter.launch(bad)) as Extract<EngineLaunch, { kind: 'worker' }>).input).toMatchObject({ whisper: { prompt: 'Elinor, Marianne' } });
+
+    // Through the real program and binding: the prompt reaches whisper and is shown in the record.
+    const o = await runJob(whisperCpuAdapter, own, workers);
+    if (!o.ok) throw new Error(`${o.code}: ${o.diagnostic}`);
+    expect(o.metadata.prompt).toBe('Dashwood, Norland Park');
+    expect(transcriptRecord.parse(JSON.parse(fs.readFileSync(o.outputs[0].path, 'utf8'))).prompt).toBe('Dashwood, Norland Park');
+    const none = await runJob(whisperCpuAdapter, jobFor(plain, 'p-none', media), workers);
+    if (!none.ok) throw new Error(`${none.code}: ${none.diagnostic}`);
+    expect(none.metadata.prompt).toBe('');
+    expect(transcriptRecord.parse(JSON.parse(fs.readFileSync(none.outputs[0].path, 'utf8'))).prompt).toBeUndefined();
+  }, 120_000);
+
+  it('refuses a transcribe.prompt that is too long or not one line, with its code and one sentence', () => {
+    expect(checkSetting('transcribe.prompt', 'Dashwood, Norland Park')).toEqual({ ok: true, value: 'Dashwood, Norland Park' });
+    expect(checkSetting('transcribe.prompt', 'x'.repeat(801))).toEqual({ ok: false, kind: 'out-of-range', problem: 'must be at most 800 characters' });
+    expect(checkSetting('transcribe.prompt', 'one\ntwo')).toEqual({ ok: false, kind: 'invalid', problem: 'must be one line of text without control characters' });
+    expect(checkSetting('transcribe.prompt', 7)).toMatchObject({ ok: false, kind: 'wrong-type' });
+  });
+
   it('loads a valid ggml model once per worker, and fails a chunk the binding never answers instead of hanging', async () => {
     const dir = tempDir('whisper-generated');
     const src = path.join(dir, 'ggml-tiny-random.bin');
-    writeTinyWhisperModel(src);
+    // A vocabulary without the space token: whisper_full() throws on it (see the fixture).
+    writeTinyWhisperModel(src, { omitSpaceToken: true });
     const model = await addModel({ modelsDir: path.join(dir, 'models'), source: src, sha256: createHash('sha256').update(fs.readFileSync(src)).digest('hex') });
     expect(model.id).toBe('ggml-tiny-random');
     const env = engineEnv(dir, { 'transcribe.whisperModel': 'ggml-tiny-random' });
@@ -164,9 +222,9 @@ describe('whisper.cpp with a generated model', () => {
     for (const i of [0, 1]) {
       const job = jobFor(env, `g${i}`, media);
       const launch = await whisperCpuAdapter.launch(job) as Extract<EngineLaunch, { kind: 'worker' }>;
-      // whisper_full() fails on this generated model, and the binding then never settles its
-      // promise (seen here: its error path releases its callbacks and calls back with one argument,
-      // which the promise ignores); the recogniser's own limit (short here) turns that into an answer.
+      // whisper_full() fails on this model, and the binding then never settles its promise (its
+      // error path calls back with one argument, which the promise ignores); the recogniser's own
+      // limit (short here) turns that into an answer.
       const input = { ...launch.input, whisper: { ...(launch.input.whisper as Record<string, unknown>), answerTimeoutS: 3 } };
       const o = await workers.run(`whisper.cpp-cpu:${launch.key}`, launch.command, { jobId: job.jobId, operation: 'transcribe', outputDir: job.outputDir, input }, { onLog: (e) => logs[i].push(e.text) });
       expect(o).toMatchObject({ ok: false, code: 'DECODER_NO_ANSWER', params: { timeoutS: 3 } });

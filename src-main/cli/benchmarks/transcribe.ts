@@ -2,13 +2,26 @@
 // on the LibriVox recordings (src-main/bench/transcribe-bench.ts, docs/benchmarks.md "Transcription").
 import { CliUsageError, numberFlag } from '../args';
 import { benchTranscribe } from '../../bench/transcribe-bench';
+import { benchPublisher, PUBLISHER_BENCH_FORMATS, type PublisherBenchFormat } from '../../bench/publisher-bench';
 import { POCKETSPHINX_DECODERS, type PocketsphinxDecoder, type SettingsValues } from '../../../src-shared/settings/settings-schema';
 import { print, type Benchmark } from './types';
 
 export const transcribeBench: Benchmark = {
   name: 'transcribe',
-  usage: 'transcribe --engine pocketsphinx|whisper.cpp|whisper.cpp-cpu [--decoder auto|wheel-decoder|debian-decoder-wheel-model|debian-decoder] [--model ID] [--data DIR] [--passes N]',
+  usage: 'transcribe --engine pocketsphinx|whisper.cpp|whisper.cpp-cpu|publisher-transcript [--decoder auto|wheel-decoder|debian-decoder-wheel-model|debian-decoder] [--model ID] [--format vtt|srt|json|text] [--data DIR] [--passes N]',
   async run(values) {
+    if (values.engine === 'publisher-transcript') {
+      const format = values.format ?? 'vtt';
+      if (!(PUBLISHER_BENCH_FORMATS as readonly string[]).includes(format)) throw new CliUsageError(`--format must be one of ${PUBLISHER_BENCH_FORMATS.join(', ')}.`);
+      const r = await benchPublisher(format as PublisherBenchFormat, Math.floor(numberFlag(values.passes, 'passes', 1)));
+      print(values, r, () => [
+        `${r.engine} (${r.format}, each LibriVox reference offered as the publisher's transcript over loopback HTTP)`,
+        `WER ${r.wer.percent}% against the publisher's text (${r.wer.errors} errors in ${r.wer.words} words, ${r.recordings} recordings, ${r.mediaS} s of speech); ${r.estimatedWords} words with estimated times`,
+        `per item: fetch ${r.fetchMsMean} ms, convert ${r.convertMsMean} ms, whole job ${r.jobWallMsMean} ms (process start included) on ${r.cores} x ${r.cpus}, load average ${r.loadAverage}`,
+      ].join('\n'));
+      return;
+    }
+    if (values.format !== undefined) throw new CliUsageError('--format is for --engine publisher-transcript.');
     const settings: Partial<SettingsValues> = {};
     if (values.decoder !== undefined) {
       if (!(POCKETSPHINX_DECODERS as readonly string[]).includes(values.decoder)) throw new CliUsageError(`--decoder must be one of ${POCKETSPHINX_DECODERS.join(', ')}.`);

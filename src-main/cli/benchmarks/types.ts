@@ -26,6 +26,7 @@ export const BENCH_FLAGS = {
   decoder: { type: 'string' },
   model: { type: 'string' },
   passes: { type: 'string' },
+  format: { type: 'string' },
 } as const;
 
 export type BenchValues = { [K in keyof typeof BENCH_FLAGS]?: (typeof BENCH_FLAGS)[K]['type'] extends 'string' ? string : boolean };

@@ -1,4 +1,4 @@
-// `backlot library add|remove|scan|list`: the library from a terminal. Thin: every rule lives in
+// `backlot library add|remove|scan|list|set`: the library from a terminal. Thin: every rule lives in
 // src-main/library, so the API and the CLI cannot disagree.
 import path from 'node:path';
 import { Host } from '../../host/host';
@@ -15,12 +15,14 @@ import { resourcesDir } from '../../engines/resources';
 import { formatBytes } from '../../engines/download-progress';
 import type { ChannelSummary } from '../../../src-shared/api/contract';
 import type { Command } from './index';
+import { setChannelTranscriptSetting } from '../../transcripts/source-choice';
 
 const USAGE = [
   'backlot library add <folder | feed URL | channel URL> [--kind feed|platform] [--title T] [--json]',
   '       backlot library remove CHANNEL [--delete-media] [--json]',
   '       backlot library scan [--channel ID] [--json]',
   '       backlot library list [--json]',
+  '       backlot library set CHANNEL transcripts.source|transcripts.autoCaptions VALUE|default [--json]',
   '  (each takes --data DIR)',
 ].join('\n');
 const FLAGS = {
@@ -57,9 +59,10 @@ export const libraryCommand: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, FLAGS, USAGE);
     const [verb, ...rest] = positionals;
-    if (verb !== 'add' && verb !== 'scan' && verb !== 'list' && verb !== 'remove') throw new CliUsageError(`library needs add, remove, scan or list. Usage: ${USAGE.split('\n')[0]}`);
+    if (verb !== 'add' && verb !== 'scan' && verb !== 'list' && verb !== 'remove' && verb !== 'set') throw new CliUsageError(`library needs add, remove, scan, list or set. Usage: ${USAGE.split('\n')[0]}`);
+    if (verb === 'set' && rest.length !== 3) throw new CliUsageError(`library set takes a channel, a key and a value. Usage: ${USAGE.split('\n')[4].trim()}`);
     if ((verb === 'add' || verb === 'remove') && rest.length !== 1) throw new CliUsageError(`library ${verb} takes exactly one ${verb === 'add' ? 'source' : 'channel'}. Usage: ${USAGE.split('\n')[verb === 'add' ? 0 : 1].trim()}`);
-    if (verb !== 'add' && verb !== 'remove' && rest.length > 0) throw new CliUsageError(`library ${verb} takes no arguments. Usage: ${USAGE}`);
+    if (verb !== 'add' && verb !== 'remove' && verb !== 'set' && rest.length > 0) throw new CliUsageError(`library ${verb} takes no arguments. Usage: ${USAGE}`);
     if (values.kind !== undefined && values.kind !== 'feed' && values.kind !== 'platform') throw new CliUsageError(`--kind must be feed or platform, got "${values.kind}".`);
     if (values.kind !== undefined && verb !== 'add') throw new CliUsageError('--kind is for library add.');
     if (values['delete-media'] && verb !== 'remove') throw new CliUsageError('--delete-media is for library remove.');
@@ -94,6 +97,13 @@ export const libraryCommand: Command = {
           if (r.keptFiles > 0) out(`Kept ${r.keptFiles} downloaded ${r.keptFiles === 1 ? 'file' : 'files'}; --delete-media deletes them.`);
           if (r.sharedFiles > 0) out(`Kept ${r.sharedFiles} downloaded ${r.sharedFiles === 1 ? 'file' : 'files'} another channel's items still use.`);
         }
+        return 0;
+      }
+      if (verb === 'set') {
+        const [channelId, key, value] = rest;
+        const settings = setChannelTranscriptSetting(host, channelId, key, value);
+        if (values.json) out(JSON.stringify({ channel: channelId, settings }));
+        else out(value === 'default' ? `Channel ${channelId} follows the library's ${key} again.` : `Channel ${channelId}: ${key} = ${value}.`);
         return 0;
       }
       if (verb === 'scan') {

@@ -7,7 +7,7 @@ import { CliUsageError, parseCommandArgs } from '../args';
 import { withApp } from '../app';
 import { engineProfileFlag } from '../engine-flags';
 import { createHandlers } from '../../api/handlers';
-import type { PreviewOutcomeDto } from '../../../src-shared/api/window-contract';
+import type { PreviewOutcomeDto, PreviewSpanDto } from '../../../src-shared/api/window-contract';
 
 const USAGE = 'preview TREE.json [--data DIR] [--engines production|test] [--json]';
 
@@ -42,6 +42,10 @@ export const previewCommand: Command = {
           return `${op.operation.padEnd(18)}${String(op.backlog).padStart(8)}  ${finish(op).padEnd(16)}${finish(edited).padEnd(16)}`;
         }),
         `A new upload is done after: ${seconds(result.current.newUpload.doneAfterS)} with the stored tree, ${seconds(result.edited.newUpload.doneAfterS)} with this one.`,
+        ...holds('stored tree', result.current),
+        ...holds('this tree', result.edited),
+        ...changed('node', result.current.nodes.map((n) => ({ ...n, key: n.node })), result.edited.nodes.map((n) => ({ ...n, key: n.node }))),
+        ...changed('channel', result.current.channels.map((c) => ({ ...c, key: c.channel })), result.edited.channels.map((c) => ({ ...c, key: c.channel }))),
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
       return 0;
@@ -51,6 +55,23 @@ export const previewCommand: Command = {
 
 function finish(op: PreviewOutcomeDto['operations'][number]): string {
   return op.estimatedFinishS === null ? `never (${op.left} held)` : seconds(op.estimatedFinishS);
+}
+
+/** What held the work left over, per operation (docs/scheduling.md "What-if diff"). */
+function holds(tree: string, outcome: PreviewOutcomeDto): string[] {
+  return outcome.operations.filter((o) => o.held.length > 0)
+    .map((o) => `Held with the ${tree}: ${o.operation}: ${o.held.map((h) => `${h.code}${Object.keys(h.params).length > 0 ? ` ${JSON.stringify(h.params)}` : ''} ×${h.count}`).join(', ')}.`);
+}
+
+/** The nodes or channels whose first start or finish differs between the trees, before → after. */
+function changed(kind: string, before: (PreviewSpanDto & { key: string })[], after: (PreviewSpanDto & { key: string })[]): string[] {
+  const keys = [...new Set([...before.map((r) => r.key), ...after.map((r) => r.key)])];
+  const span = (r: PreviewSpanDto | undefined) => (r?.firstStartS == null ? 'not started' : `${seconds(r.firstStartS)}–${seconds(r.finishS)}`);
+  return keys.flatMap((k) => {
+    const b = before.find((r) => r.key === k);
+    const a = after.find((r) => r.key === k);
+    return b?.firstStartS === a?.firstStartS && b?.finishS === a?.finishS ? [] : [`Changed ${kind} ${k}: ${span(b)} → ${span(a)}.`];
+  });
 }
 
 function seconds(s: number | null): string {

@@ -8,10 +8,13 @@ import { BacklotError, isBacklotError } from '../../../src-shared/errors';
 import { SECRET_SET, SETTINGS, isSecretSetting, parseSettingInput, type SettingKey } from '../../../src-shared/settings/settings-schema';
 import fs from 'node:fs';
 import type { Command } from './index';
+import { channelSetting } from './channel-setting';
 
-const USAGE = 'backlot settings list | get KEY | set KEY VALUE [--restart-ok] [--data DIR] [--json] (VALUE - reads a write-only value from stdin)';
+const USAGE = 'backlot settings list | get KEY | set KEY VALUE [--restart-ok] [--data DIR] [--json] (VALUE - reads a write-only value from stdin)'
+  + ' | get|set|unset KEY [VALUE] --channel ID (a channel\'s own value: transcribe.prompt)';
 const FLAGS = {
   data: { type: 'string' },
+  channel: { type: 'string' },
   json: { type: 'boolean' },
   'restart-ok': { type: 'boolean' },
 } as const;
@@ -25,8 +28,9 @@ export const settingsCommand: Command = {
     const negatives = args.filter(isNegativeNumber);
     const { values, positionals } = parseCommandArgs([...args.filter((a) => !isNegativeNumber(a)), '--', ...negatives], FLAGS, USAGE);
     const [verb, key, value, ...extra] = positionals;
-    const want = verb === 'list' ? 1 : verb === 'get' ? 2 : verb === 'set' ? 3 : -1;
-    if (want < 0) throw new CliUsageError(`settings needs list, get or set. Usage: ${USAGE}`);
+    const want = verb === 'list' ? 1 : verb === 'get' ? 2 : verb === 'set' ? 3 : verb === 'unset' && values.channel !== undefined ? 2 : -1;
+    if (want < 0) throw new CliUsageError(`settings needs list, get or set (unset only with --channel). Usage: ${USAGE}`);
+    if (verb === 'list' && values.channel !== undefined) throw new CliUsageError(`settings list takes no --channel; get KEY --channel ID reads a channel's value. Usage: ${USAGE}`);
     if (positionals.length !== want || extra.length > 0) throw new CliUsageError(`settings ${verb} takes ${want - 1} argument(s). Usage: ${USAGE}`);
     const db = openDatabase(existingLibraryFile(values.data));
     try {
@@ -47,6 +51,11 @@ export const settingsCommand: Command = {
       }
       requireSettingKey(key);
       const k = key;
+      if (values.channel !== undefined) {
+        const answer = channelSetting(db, verb as 'get' | 'set' | 'unset', values.channel, k, value);
+        out(values.json ? JSON.stringify(answer) : `${k} = ${render(answer.value)} (${answer.own ? `channel ${answer.channel}'s own` : 'the library\'s, the channel sets none'})`);
+        return 0;
+      }
       if (verb === 'get') {
         const v = store.get(k);
         const secret = isSecretSetting(k) ? { secret: true, set: v === SECRET_SET } : {};

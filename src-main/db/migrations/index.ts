@@ -17,6 +17,7 @@ import { sql as transcriptSearch } from './013-transcript-search';
 import { sql as window } from './014-window';
 import { sql as feedNote } from './015-feed-note';
 import { sql as pools } from './016-pools';
+import { sql as publisherTranscripts } from './017-publisher-transcripts';
 
 export interface Migration {
   version: number;
@@ -44,4 +45,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'feed-note', sql: feedNote },
   // The pools (docs/pools.md).
   { version: 16, name: 'pools', sql: pools },
+  // The publisher's own transcripts (docs/transcripts.md).
+  { version: 17, name: 'publisher-transcripts', sql: publisherTranscripts },
 ];

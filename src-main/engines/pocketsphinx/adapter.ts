@@ -33,6 +33,11 @@ async function fingerprintOf(env: EngineEnvironment): Promise<string> {
   return `${v.kind}-${v.version};model=${modelHash(v.model)};chunk=${env.settings['transcribe.chunkS']};out=${OUTPUT_VERSION}`;
 }
 
+/** The fingerprint a pocketsphinx job's checkpoint is kept under (the publisher engine's `both` runs it too). */
+export async function pocketsphinxJobFingerprint(env: EngineEnvironment): Promise<string> {
+  return `${POCKETSPHINX_ID}@${await fingerprintOf(env)}`;
+}
+
 export const pocketsphinxAdapter: EngineAdapter = {
   id: POCKETSPHINX_ID,
   operation: 'transcribe',

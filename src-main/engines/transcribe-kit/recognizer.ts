@@ -16,6 +16,8 @@ export interface Recognizer {
   readonly engine: string;
   readonly model: string;
   readonly language: string;
+  /** The initial prompt the decoder was given (whisper's transcribe.prompt); absent or '' for none. */
+  readonly prompt?: string;
   /** Words of one chunk; `offsetS` is where the chunk starts in the media. */
   recognize(pcm: Int16Array, offsetS: number, signal: AbortSignal): Promise<RecognizedWord[]>;
   close(): Promise<void>;

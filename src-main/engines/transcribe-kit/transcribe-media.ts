@@ -132,6 +132,7 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     language: recognizer.language,
     durationS: Math.round(seconds(checkpoint.nextSample) * 1000) / 1000,
     segments: wordsToSegments(wordsOf(checkpoint)),
+    ...(recognizer.prompt ? { prompt: recognizer.prompt } : {}),
   };
   // Sound but not one word: said in the record and the run log, never a silent "done" (docs/transcription.md).
   if (heardSound && record.segments.every((s) => s.words.length === 0)) {
@@ -148,7 +149,7 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     files: [{ name: 'transcript', path: TRANSCRIPT_FILE }],
     metadata: {
       decoder: recognizer.engine, model: recognizer.model, chunks: checkpoint.chunks.length, resumedFromChunk, decodedChunks,
-      durationS: record.durationS, audioTrack: audio.track, audioTracks: audio.of, noSpeech: record.noSpeech === true, words: valid.data.segments.reduce((n, s) => n + s.words.length, 0), checkpoint: path.basename(store.file),
+      durationS: record.durationS, prompt: recognizer.prompt ?? '', audioTrack: audio.track, audioTracks: audio.of, noSpeech: record.noSpeech === true, words: valid.data.segments.reduce((n, s) => n + s.words.length, 0), checkpoint: path.basename(store.file),
     },
   };
 }

@@ -2,6 +2,7 @@
 // protocol through the program kit; the loaded model stays loaded across jobs and is replaced only
 // when a job names another model, build or device.
 import { z } from 'zod';
+import { TRANSCRIBE_PROMPT_MAX } from '../../../src-shared/settings/settings-schema';
 import { serveJobs, EngineJobError } from '../program-kit';
 import { parseTranscribeInput, transcribeMedia } from '../transcribe-kit/transcribe-media';
 import { WhisperRecognizer, type WhisperSettings } from './whisper-recognizer';
@@ -14,6 +15,8 @@ const whisperSchema = z.object({
   threads: z.number().int().positive(),
   language: z.string().min(1),
   answerTimeoutS: z.number().positive().optional(),
+  /** transcribe.prompt as it applies to the job's channel; per job, so not part of what keeps a model loaded. */
+  prompt: z.string().max(TRANSCRIBE_PROMPT_MAX).default(''),
 });
 
 let loaded: { key: string; recognizer: WhisperRecognizer } | null = null;
@@ -32,7 +35,9 @@ serveJobs(async (job, io) => {
   const input = parseTranscribeInput(job.input);
   const settings = whisperSchema.safeParse(job.input.whisper);
   if (!settings.success) throw new EngineJobError('ENGINE_BAD_JOB', 'The job names no whisper model.', { field: `whisper.${settings.error.issues[0]?.path.join('.') ?? ''}` });
-  const { recognizer, fresh } = await recognizerFor(settings.data);
+  const { prompt, ...load } = settings.data;
+  const { recognizer, fresh } = await recognizerFor(load);
+  recognizer.prompt = prompt;
   if (recognizer.fallbackReason) io.log('warn', `whisper.cpp: the ${settings.data.build} build cannot load here (${recognizer.fallbackReason}); running the CPU build`);
   io.log('info', `decoder: ${recognizer.engine}, model ${recognizer.model}${fresh ? ' (loaded)' : ' (kept loaded from an earlier job)'}`);
   return transcribeMedia(input, recognizer, job.outputDir, io);

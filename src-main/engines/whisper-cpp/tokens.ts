@@ -13,17 +13,25 @@ const NON_SPEECH = /^(\[.*\]|\(.*\)|\*.*\*|♪+)$/;
  */
 export const WHISPER_UNKNOWN_CONFIDENCE = 1;
 
-export function tokenSegmentsToWords(segments: readonly TokenSegment[], offsetS: number): RecognizedWord[] {
+/**
+ * `endS`, where the chunk's audio ends: whisper's last timestamp can lie past it (its window is 30 s
+ * whatever the audio, and a weak or generated model guesses freely), so times are clamped into the
+ * chunk, and a token never starts before the one it follows: the record's words never go backwards.
+ */
+export function tokenSegmentsToWords(segments: readonly TokenSegment[], offsetS: number, endS = Infinity): RecognizedWord[] {
   const words: RecognizedWord[] = [];
   let current: RecognizedWord | null = null;
+  let floor = offsetS;
   const close = (): void => {
     if (current && current.w !== '' && !NON_SPEECH.test(current.w)) words.push(current);
     current = null;
   };
+  const clamp = (s: number): number => Math.min(endS, Math.max(floor, s));
   for (const s of segments) {
     if (s.text === '') continue;
-    const start = offsetS + s.t0 / 1000;
-    const end = offsetS + Math.max(s.t0, s.t1) / 1000;
+    const start = clamp(offsetS + s.t0 / 1000);
+    const end = clamp(offsetS + Math.max(s.t0, s.t1) / 1000);
+    floor = start;
     if (current === null || /^\s/.test(s.text)) {
       close();
       current = { w: s.text.trim(), start, end, p: WHISPER_UNKNOWN_CONFIDENCE };

@@ -3,7 +3,7 @@
 // the CPU build and says so; a model file whisper.cpp cannot read is MODEL_UNREADABLE.
 import { createRequire } from 'node:module';
 import { EngineJobError } from '../program-kit';
-import type { RecognizedWord, Recognizer } from '../transcribe-kit/recognizer';
+import { SAMPLE_RATE, type RecognizedWord, type Recognizer } from '../transcribe-kit/recognizer';
 import { tokenSegmentsToWords, type TokenSegment } from './tokens';
 import { whisperPackage, type WhisperBuild } from './whisper-build';
 
@@ -56,6 +56,8 @@ export class WhisperRecognizer implements Recognizer {
   readonly engine: string;
   readonly model: string;
   language: string;
+  /** whisper's initial prompt for the job at hand (transcribe.prompt); '' for none. Set by the program per job. */
+  prompt = '';
 
   private constructor(private readonly context: NativeContext, private readonly settings: WhisperSettings, readonly build: WhisperBuild, readonly fallbackReason: string | null) {
     this.engine = `whisper.cpp (@fugood/whisper.node, ${build === 'default' ? 'CPU' : build.toUpperCase()} build)`;
@@ -80,6 +82,7 @@ export class WhisperRecognizer implements Recognizer {
     const handle = this.context.transcribeData(audio, {
       ...(this.settings.language === 'auto' ? {} : { language: this.settings.language }),
       maxThreads: this.settings.threads, tokenTimestamps: true, maxLen: 1,
+      ...(this.prompt === '' ? {} : { prompt: this.prompt }),
     });
     const onAbort = (): void => { void handle.stop(); };
     signal.addEventListener('abort', onAbort, { once: true });
@@ -95,7 +98,7 @@ export class WhisperRecognizer implements Recognizer {
       const result = await Promise.race([handle.promise, noAnswer]);
       if (result.isAborted || signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
       if (this.settings.language === 'auto' && result.language) this.language = result.language;
-      return tokenSegmentsToWords(result.segments, offsetS);
+      return tokenSegmentsToWords(result.segments, offsetS, offsetS + pcm.length / SAMPLE_RATE);
     } catch (e) {
       if (e instanceof EngineJobError) throw e;
       throw new EngineJobError('DECODER_FAILED', 'whisper.cpp could not transcribe a chunk.', {}, String((e as Error)?.message ?? e));

@@ -10,6 +10,7 @@ import { shortHash } from '../ids';
 import { decodeFeed } from './decode';
 import { parseXmlTree, type XmlElement } from './xml-tree';
 import { chooseMedia, type MediaCandidate } from './media';
+import { MAX_TRANSCRIPT_OFFERS, type TranscriptOffer } from '../../../src-shared/transcript/offers';
 
 export { decodeFeed } from './decode';
 
@@ -28,6 +29,8 @@ const ITUNES = new Set(['http://www.itunes.com/dtds/podcast-1.0.dtd']);
 const MEDIA = new Set(['http://search.yahoo.com/mrss']);
 const CONTENT = new Set(['http://purl.org/rss/1.0/modules/content']);
 const DC = new Set(['http://purl.org/dc/elements/1.1', 'http://purl.org/dc/terms']);
+// Podcasting 2.0 (docs/transcripts.md "The publisher's transcript"); the URI's trailing slash is trimmed like the others'.
+const PODCAST = new Set(['https://podcastindex.org/namespace/1.0']);
 const FEED_ROOTS: Record<string, ParsedFeed['format']> = { rss: 'rss', feed: 'atom', rdf: 'rdf' };
 
 /** The listing's limits (library/listing.ts): a longer field is shortened, never the whole feed refused. */
@@ -170,11 +173,13 @@ function entryOf(el: XmlElement): Built {
   const title = clip(rawTitle, LIMITS.title);
   const desc = clip(description, LIMITS.description);
   const type = media?.type && media.type.length <= LIMITS.type ? media.type : null;
+  const transcripts = transcriptOffersOf(el);
   return {
     entry: {
       externalId, title: title ?? '', publishedAt,
       durationS: parseItunesDuration(textOf(kid(el, ITUNES, 'duration'))) ?? media?.durationS ?? null,
       url: media?.url ?? null, description: desc, imageUrl, enclosureType: type, enclosureLength: media?.length ?? null, live: null,
+      ...(transcripts.length > 0 ? { transcripts } : {}),
     },
     derivedId: explicit === null, fingerprint,
     shortened: tooLong || title !== rawTitle || desc !== description || type !== (media?.type ?? null),
@@ -186,6 +191,19 @@ function candidate(el: XmlElement, urlAttr: string, lengthAttr: string): MediaCa
     url: url(el.attrs.get(urlAttr), el), type: el.attrs.get('type')?.trim().toLowerCase() || null, medium: el.attrs.get('medium')?.trim().toLowerCase() || null,
     length: length(el.attrs.get(lengthAttr) ?? el.attrs.get('length')), durationS: parseItunesDuration(el.attrs.get('duration') ?? null),
   };
+}
+
+/** The entry's <podcast:transcript> elements with a usable URL, in the feed's order. */
+function transcriptOffersOf(el: XmlElement): TranscriptOffer[] {
+  const attr = (e: XmlElement, name: string, max: number) => {
+    const v = e.attrs.get(name)?.trim() ?? '';
+    return v !== '' && v.length <= max ? v : null;
+  };
+  return kids(el, PODCAST, 'transcript').flatMap((t) => {
+    const href = url(t.attrs.get('url'), t);
+    if (!href || !/^https?:/i.test(href)) return [];
+    return [{ url: href, type: (attr(t, 'type', LIMITS.type) ?? '').split(';')[0].trim().toLowerCase(), language: attr(t, 'language', 64), rel: attr(t, 'rel', 64) }];
+  }).slice(0, MAX_TRANSCRIPT_OFFERS);
 }
 
 /** Everything an entry says, for the last-resort id: its text and attributes in document order. */

@@ -93,6 +93,9 @@ export function describeReason(reason: { code: string; params?: Record<string, u
   return { code: reason.code, sentence: `${reason.code}${params}`, known: false };
 }
 
+/** The host's name for a person nobody named yet (src-main/speakers/profiles/profile-store.ts anonymousName). */
+export const ANONYMOUS_SPEAKER = /^Speaker (\d+)$/;
+
 /** What a view needs to speak the reader's language: t, the formatters, names and reason sentences. */
 export function useWords() {
   const { t, locale } = useI18n<{ message: Messages }, Locale>();
@@ -109,7 +112,12 @@ export function useWords() {
   const state = (id: string) => (has(en.states, id) ? t(`states.${id}`) : id);
   const outcome = (id: string) => (has(en.outcomes, id) ? t(`outcomes.${id}`) : id);
   const reason = (r: { code: string; params?: Record<string, unknown> }) => describeReason(r, current.value, { f: f.value, op, lane });
-  return { t, locale: current, f, op, lane, state, outcome, reason };
+  /** A speaker's name as shown: the host's default "Speaker N" in the reader's language, a given name as it is. */
+  const who = (name: string) => {
+    const m = ANONYMOUS_SPEAKER.exec(name);
+    return m ? t('speakers.anonymous', { number: f.value.count(Number(m[1])) }) : name;
+  };
+  return { t, locale: current, f, op, lane, state, outcome, reason, who };
 }
 
 /** The app's i18n instance, for the language switch (provided by main.ts). */

@@ -152,4 +152,16 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
   INPUT_INVALID: () => 'An output this work builds on is malformed.',
   SETTING_INVALID: (p) => `A setting${text(p.setting) ? ` (${text(p.setting)})` : ''} has a value the engine cannot use.`,
   DECODE_CANCELLED: () => 'Decoding was cancelled.',
+
+  // The source's own transcript (docs/transcripts.md "When it fails"); the local engine takes the item.
+  PUBLISHER_TRANSCRIPT_NOT_FOUND: () => "The publisher's transcript is not at its address (404); a local engine transcribes the item.",
+  PUBLISHER_TRANSCRIPT_HTTP_STATUS: (p) => `The publisher's server refused the transcript${text(p.status) ? ` (HTTP ${text(p.status)})` : ''}; a local engine transcribes the item.`,
+  PUBLISHER_TRANSCRIPT_MALFORMED: (p) => `The publisher's ${text(p.format) ?? ''} transcript cannot be read${text(p.line) ? ` (line ${text(p.line)})` : ''}; a local engine transcribes the item.`,
+  PUBLISHER_TRANSCRIPT_EMPTY: () => "The publisher's transcript holds no words; a local engine transcribes the item.",
+  PUBLISHER_TRANSCRIPT_FORMAT: (p) => `The publisher's transcript is in a format Backlot cannot read${text(p.type) ? ` (${text(p.type)})` : ''}; a local engine transcribes the item.`,
+  PUBLISHER_TRANSCRIPT_TOO_LARGE: () => "The publisher's transcript is too large to fetch; a local engine transcribes the item.",
+  PUBLISHER_TRANSCRIPT_UNTIMED: () => "The publisher's transcript has no times and the media's length is unknown; a local engine transcribes the item.",
+  SUBTITLES_NONE: (p) => `The platform offers no subtitles${text(p.language) ? ` in "${text(p.language)}"` : ''} for this item; a local engine transcribes it.`,
+  SUBTITLES_UNAVAILABLE: () => "The platform says the item's subtitles are unavailable; a local engine transcribes it.",
+  SUBTITLES_FETCH_FAILED: () => "yt-dlp could not fetch the item's subtitles; a local engine transcribes it.",
 };

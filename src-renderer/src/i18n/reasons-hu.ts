@@ -147,4 +147,16 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
   INPUT_INVALID: () => 'Hibás egy kimenet, amelyre ez a munka épül.',
   SETTING_INVALID: (p) => `Egy beállítás${text(p.setting) ? ` (${text(p.setting)})` : ''} értéke a motor számára használhatatlan.`,
   DECODE_CANCELLED: () => 'A dekódolást megszakították.',
+
+  // A forrás saját átirata (docs/transcripts.md "When it fails"); a helyi motor veszi át.
+  PUBLISHER_TRANSCRIPT_NOT_FOUND: () => 'A kiadó átirata nincs a megadott címen (404); egy helyi motor írja át az elemet.',
+  PUBLISHER_TRANSCRIPT_HTTP_STATUS: (p) => `A kiadó kiszolgálója nem adta ki az átiratot${text(p.status) ? ` (HTTP ${text(p.status)})` : ''}; egy helyi motor írja át az elemet.`,
+  PUBLISHER_TRANSCRIPT_MALFORMED: (p) => `A kiadó ${text(p.format) ?? ''} átirata nem olvasható${text(p.line) ? ` (${text(p.line)}. sor)` : ''}; egy helyi motor írja át az elemet.`,
+  PUBLISHER_TRANSCRIPT_EMPTY: () => 'A kiadó átiratában nincs egy szó sem; egy helyi motor írja át az elemet.',
+  PUBLISHER_TRANSCRIPT_FORMAT: (p) => `A kiadó átirata olyan formátumú, amelyet a Backlot nem tud olvasni${text(p.type) ? ` (${text(p.type)})` : ''}; egy helyi motor írja át az elemet.`,
+  PUBLISHER_TRANSCRIPT_TOO_LARGE: () => 'A kiadó átirata túl nagy a letöltéshez; egy helyi motor írja át az elemet.',
+  PUBLISHER_TRANSCRIPT_UNTIMED: () => 'A kiadó átiratában nincsenek időpontok, és a média hossza ismeretlen; egy helyi motor írja át az elemet.',
+  SUBTITLES_NONE: (p) => `A platform nem kínál feliratot${text(p.language) ? ` „${text(p.language)}” nyelven` : ''} ehhez az elemhez; egy helyi motor írja át.`,
+  SUBTITLES_UNAVAILABLE: () => 'A platform szerint az elem feliratai nem érhetők el; egy helyi motor írja át.',
+  SUBTITLES_FETCH_FAILED: () => 'A yt-dlp nem tudta letölteni az elem feliratait; egy helyi motor írja át.',
 };

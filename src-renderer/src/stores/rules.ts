@@ -1,8 +1,9 @@
 // The Rules page: the stored policy tree, the draft being edited, the host's own validation of that
-// draft on every change (the node and field it names), saving through tree.set, and the what-if
-// preview of the draft beside the stored tree.
+// draft on every change (the node and field it names), saving through tree.set, what each leaf of
+// the draft selects in the library now (tree.matches, re-read when the library changes), and the
+// what-if preview of the draft beside the stored tree.
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef, watch } from 'vue';
 import type { ApiErrorDto } from '../../../src-shared/api/contract';
 import type { PreviewResultDto } from '../../../src-shared/api/window-contract';
 import { validatePolicyTree, type PolicyErrorParams } from '../../../src-shared/policy/validate';
@@ -42,6 +43,10 @@ export const useRules = defineStore('rules', () => {
   const preview = shallowRef<PreviewResultDto | null>(null);
   const previewError = ref<ApiErrorDto | null>(null);
 
+  /** Per leaf id: what its match selects now; null while the draft is invalid or being counted. */
+  const matches = shallowRef<Map<string, { unit: 'items' | 'channels'; count: number }> | null>(null);
+  let matchesAsked = 0;
+
   const problem = computed(() => (draft.value ? checkTree(draft.value) : null));
   const dirty = computed(() => draft.value !== null && JSON.stringify(draft.value) !== JSON.stringify(stored.value));
 
@@ -57,12 +62,20 @@ export const useRules = defineStore('rules', () => {
     }
   }
 
+  /** A preview answers for the draft it ran on; once the draft changes it would mislead, so it goes. */
+  function forgetPreview(): void {
+    preview.value = null;
+    previewError.value = null;
+  }
+
   function edit(next: DraftNode): void {
     draft.value = next;
+    forgetPreview();
   }
 
   function revert(): void {
     draft.value = stored.value ? clone(stored.value) : null;
+    forgetPreview();
   }
 
   async function save(): Promise<number | null> {
@@ -96,5 +109,25 @@ export const useRules = defineStore('rules', () => {
     }
   }
 
-  return { version, stored, draft, error, saving, previewing, preview, previewError, problem, dirty, load, edit, revert, save, runPreview };
+  /** Counts what each leaf of the draft selects; an answer for an older draft is dropped. */
+  async function countMatches(): Promise<void> {
+    const asked = ++matchesAsked;
+    const tree = draft.value;
+    if (!tree || problem.value) { matches.value = null; return; }
+    try {
+      const answer = await client.call('tree.matches', { tree });
+      if (asked === matchesAsked) matches.value = new Map(answer.leaves.map((l) => [l.node, { unit: l.unit, count: l.count }]));
+    } catch {
+      // The counts are advice; the validator's own sentence already covers a tree the host refuses.
+      if (asked === matchesAsked) matches.value = null;
+    }
+  }
+  watch(draft, () => void countMatches());
+
+  /** While the Rules page is shown: a library change (items added, a channel removed) re-counts. */
+  function follow(): () => void {
+    return client.onEvent((event) => { if (event === 'snapshot-changed') void countMatches(); });
+  }
+
+  return { version, stored, draft, error, saving, previewing, preview, previewError, problem, dirty, matches, load, edit, revert, save, runPreview, countMatches, follow };
 });

@@ -1,0 +1,99 @@
+// `transcripts.source = both` (docs/transcripts.md "Settings"): one transcribe unit makes the
+// source's transcript and a local one. The source's is the item's transcript (search, the viewer,
+// exports, attribution read it); pocketsphinx's is kept beside it as `transcript.local.json`. Both
+// programs run one after the other in this unit's slot, as child processes; when the source's
+// cannot be had, the local one is the item's transcript and the refusal is remembered.
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { CommitPlan, EngineLaunch, InProcessIo, JobContext } from '../adapter';
+import { runEngine, type EngineCommand, type EngineFailure, type EngineOutcome, type EngineSuccess } from '../runner';
+import type { EngineOutput } from '../../../src-shared/protocol/engine-lines';
+import { transcriptCommitPlan } from '../transcript-commit';
+import { clearCheckpoint, mediaOf, transcribeJobInput } from '../transcribe-kit/transcribe-adapter';
+import { pocketsphinxJobFingerprint, POCKETSPHINX_ID, sphinxVariant } from '../pocketsphinx/adapter';
+import { engineProgram } from '../program-file';
+import { nodeProgram } from '../program-command';
+
+export const LOCAL_TRANSCRIPT_FILE = 'transcript.local.json';
+const TRANSCRIPT_FILE = 'transcript.json';
+
+/** Whether this job ran as `both` (its commit is bothCommit). */
+export function ranAsBoth(job: JobContext): boolean {
+  return sourceRefusals.has(job);
+}
+
+/** What the unit's source half ended with, for the commit: a refusal code, or null when it delivered. */
+const sourceRefusals = new WeakMap<JobContext, string | null>();
+
+/** Whether `both` can keep a local transcript here: the item has media and a pocketsphinx decoder is installed. */
+export async function canKeepLocal(job: JobContext): Promise<boolean> {
+  return mediaOf(job) !== null && (await sphinxVariant(job.env)) !== null;
+}
+
+export async function bothLaunch(job: JobContext, source: (outputDir: string, io: InProcessIo) => Promise<EngineOutcome>): Promise<EngineLaunch> {
+  const variant = await sphinxVariant(job.env);
+  const fingerprint = await pocketsphinxJobFingerprint(job.env);
+  const localCommand: EngineCommand = nodeProgram(engineProgram(POCKETSPHINX_ID));
+  sourceRefusals.set(job, null);
+  return {
+    kind: 'in-process',
+    run: async (io) => {
+      const sourceDir = path.join(job.outputDir, 'source');
+      const localDir = path.join(job.outputDir, 'local');
+      await Promise.all([fsp.mkdir(sourceDir), fsp.mkdir(localDir)]);
+      io.progress(0, "fetching the source's transcript");
+      const fromSource = await source(sourceDir, io);
+      if (io.signal.aborted) return cancelled();
+      io.log('info', fromSource.ok ? "the source's transcript is converted; now the local one" : `the source's transcript could not be had (${fromSource.code}); the local one is the item's`);
+      const local = await runEngine(localCommand, {
+        jobId: `${job.jobId}-local`, operation: job.operation, outputDir: localDir,
+        input: transcribeJobInput(job, POCKETSPHINX_ID, fingerprint, { decoder: variant }),
+      }, {
+        signal: io.signal, stallTimeoutMs: job.env.settings['engines.stallTimeoutS'] * 1000,
+        onProgress: (p) => io.progress(p.ratio, p.message), onLog: (e) => io.log(e.level, e.text),
+      });
+      // A unit's outputs lie in one folder (commit-output.ts): each kept file moves up into the job's.
+      const hoist = async (o: EngineOutput, name: string, file: string): Promise<EngineOutput> => {
+        const to = path.join(job.outputDir, file);
+        await fsp.rename(o.path, to);
+        return { name, path: to, bytes: o.bytes };
+      };
+      const transcriptOf = (r: EngineSuccess) => r.outputs.find((o) => o.name === 'transcript')!;
+      if (!local.ok) {
+        // Without the local half the unit still has the source's transcript; without either it failed.
+        if (!fromSource.ok) return local;
+        io.log('warn', `the local transcript failed (${local.code}); only the source's is kept`);
+        return { ...fromSource, outputs: [await hoist(transcriptOf(fromSource), 'transcript', TRANSCRIPT_FILE)] };
+      }
+      if (!fromSource.ok) {
+        sourceRefusals.set(job, fromSource.code);
+        return { ...local, outputs: [await hoist(transcriptOf(local), 'transcript', TRANSCRIPT_FILE)] };
+      }
+      const outputs = [await hoist(transcriptOf(fromSource), 'transcript', TRANSCRIPT_FILE), await hoist(transcriptOf(local), 'transcript-local', LOCAL_TRANSCRIPT_FILE)];
+      return { ...fromSource, outputs };
+    },
+  };
+}
+
+function cancelled(): EngineFailure {
+  return { ok: false, code: 'ENGINE_CANCELLED', params: {}, diagnostic: '', logs: [] };
+}
+
+/**
+ * The unit's commit: the item's transcript and its search rows; the local checkpoint cleared; and,
+ * when the source refused, the refusal remembered (`remember`) in the same transaction.
+ */
+export async function bothCommit(job: JobContext, outcome: EngineSuccess, remember: (code: string) => CommitPlan['record'] | undefined): Promise<CommitPlan> {
+  const plan = transcriptCommitPlan(job, outcome, 'transcribe');
+  const fingerprint = await pocketsphinxJobFingerprint(job.env);
+  const refusal = sourceRefusals.get(job) ?? null;
+  const extra = refusal === null ? undefined : remember(refusal);
+  return {
+    ...plan,
+    record: (ctx) => {
+      plan.record?.(ctx);
+      extra?.(ctx);
+      clearCheckpoint(job, fingerprint);
+    },
+  };
+}
