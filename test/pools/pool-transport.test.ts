@@ -111,20 +111,20 @@ function lanesUntil(cond: (lanes: PoolLaneState[]) => boolean, limitMs = 60_000)
 }
 
 /** A line on a worker's stdout, waited for as it arrives. */
-function lineOf(re: RegExp, limitMs = 60_000): Promise<{ worker: (typeof workers)[number]; line: string }> {
+function lineOf(re: RegExp, from = workers, limitMs = 60_000): Promise<{ worker: (typeof workers)[number]; line: string }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { cleanup(); reject(new Error(`no worker printed ${re}`)); }, limitMs);
     const listeners: [ChildProcess, (c: Buffer) => void][] = [];
     const cleanup = () => { clearTimeout(timer); for (const [c, l] of listeners) c.stdout!.off('data', l); };
     const scan = () => {
-      for (const w of workers) {
+      for (const w of from) {
         const line = w.out.find((l) => re.test(l));
         if (line) { cleanup(); resolve({ worker: w, line }); return true; }
       }
       return false;
     };
     if (scan()) return;
-    for (const w of workers) {
+    for (const w of from) {
       const l = () => setImmediate(scan);
       listeners.push([w.child, l]);
       w.child.stdout!.on('data', l);
@@ -221,7 +221,7 @@ describe('the fences against what a worker answers', () => {
       for (const [unitKey, code] of Object.entries(expected)) {
         const job = await unitJob(`item-${unitKey}`, 'forged');
         const outcome = await transport.run({ pool: 'seedbox', lane: 'cpu', unitKey, claimToken: 'claim-real', engineId: 'test', job }, io());
-        expect(outcome).toMatchObject({ ok: false, code });
+        expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: false, code });
         settleLikeExecutor(job, outcome);
       }
     } finally {
@@ -304,6 +304,32 @@ describe('units of a pool lane on two backlot worker processes', () => {
     await transport.settled();
     expect(Object.values(await jobCounts('studio')).every((n) => n === 0)).toBe(true);
     settleLikeExecutor(job, await running);
+    for (const w of workers) w.out.splice(0);
+  }, LONG);
+
+  it('refuses the late answer of a worker frozen past its lease; the other worker\'s is committed once', async () => {
+    const job = await unitJob(SLOW_ITEM, 'run3');
+    const running = transport.run({ pool: 'studio', lane: 'cpu', unitKey: `digest:${SLOW_ITEM}`, claimToken: 'claim-frozen', engineId: 'test', job }, io());
+    const frozen = (await lineOf(new RegExp(`took ${job.jobId} `))).worker;
+    // A sleeping laptop: its process stops, its lock lapses, the other worker takes the unit.
+    process.kill(frozen.child.pid!, 'SIGSTOP');
+    let outcome: EngineOutcome;
+    try {
+      outcome = await running;
+    } finally {
+      process.kill(frozen.child.pid!, 'SIGCONT');
+    }
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    if (!outcome.ok) return;
+    const survivor = workers.find((w) => w !== frozen)!;
+    expect((outcome.metadata.pool as { worker: { id: string } }).worker.id).toBe(survivor.id);
+    expect(fs.readFileSync(outcome.outputs[0].path).equals(await localBytes(job))).toBe(true);
+    settleLikeExecutor(job, outcome);
+    // Awake again, the frozen worker finds its unit gone: its lock, its upload token or both refuse it.
+    const late = await lineOf(new RegExp(`${job.jobId} ended: `), [frozen]);
+    expect(late.line).toMatch(/ended: (WORKER_LOCK_LOST|UPLOAD_TOKEN_REFUSED|UPLOAD_TOKEN_REVOKED|TICKET_REVOKED)$/);
+    expect(fs.existsSync(job.outputDir)).toBe(false);
+    expect(Object.values(await jobCounts('studio')).every((n) => n === 0)).toBe(true);
     for (const w of workers) w.out.splice(0);
   }, LONG);
 

@@ -244,8 +244,10 @@ export class PoolTransport implements PoolRuntime {
     let job: Job | undefined;
     let state: string;
     try {
-      job = await Job.fromId(this.queueOf(conn, w.lane), jobId);
-      state = job ? await job.getState() : 'unknown';
+      // The state first: a job read before its end would carry no result yet. An ended job changes no more.
+      const queue = this.queueOf(conn, w.lane);
+      state = await queue.getJobState(jobId);
+      if (state === 'completed' || state === 'failed') job = await Job.fromId(queue, jobId);
     } catch {
       return;
     }
