@@ -352,4 +352,19 @@ describe('units of a pool lane on two backlot worker processes', () => {
     // The dead worker's heartbeat lapses with the lease: the lane keeps the survivor's slots only.
     await lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@studio' && l.workers.length === 1 && l.slots === 2));
   }, LONG);
+
+  it('stops a worker on SIGTERM after the unit it runs is answered, and the lane goes offline', async () => {
+    const last = workers.find((w) => w.child.exitCode === null && w.child.signalCode === null)!;
+    const job = await unitJob('item-last', 'run4');
+    const running = transport.run({ pool: 'studio', lane: 'cpu', unitKey: 'digest:item-last', claimToken: 'claim-last', engineId: 'test', job }, io());
+    await lineOf(new RegExp(`took ${job.jobId} `), [last]);
+    last.child.kill('SIGTERM');
+    const outcome = await running;
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    settleLikeExecutor(job, outcome);
+    expect(await exitOf(last.child)).toBe(0);
+    // Its heartbeat went with it: no live worker, so the lane holds.
+    await lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@studio' && l.workers.length === 0 && l.hold?.code === 'POOL_OFFLINE'));
+    expect(Object.values(await jobCounts('studio')).every((n) => n === 0)).toBe(true);
+  }, LONG);
 });
