@@ -95,7 +95,8 @@ export class PoolTransport implements PoolRuntime {
 
   /** Reads the pools and their heartbeats now (the poll does it every pollMs); resolves once lanes() holds the result. */
   refresh(): Promise<void> {
-    this.ticking ??= this.tick().finally(() => { this.ticking = null; });
+    // A poll that fails (the database closing under it) leaves lanes() as they were; the next one tries again.
+    this.ticking ??= this.tick().catch(() => undefined).finally(() => { this.ticking = null; });
     return this.ticking;
   }
 
