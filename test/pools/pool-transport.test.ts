@@ -16,7 +16,7 @@ import { PoolAdmin } from '../../src-main/pools/pool-admin';
 import { PoolStore } from '../../src-main/pools/pool-store';
 import { readJoinFile, writeJoinFile } from '../../src-main/pools/join-file';
 import { openWorkerDoor, type WorkerDoor } from '../../src-main/pools/worker-door/door-server';
-import { PoolTransport } from '../../src-main/pools/transport/pool-transport';
+import { PoolTransport, openPoolTransport } from '../../src-main/pools/transport/pool-transport';
 import { bullOptions, workerPlace } from '../../src-main/pools/transport/connections';
 import { RESULT_FORMAT, poolBullPrefix, type PoolJob, type PoolResult } from '../../src-main/pools/transport/job-schema';
 import type { PoolLaneState } from '../../src-main/pools/pool-runtime';
@@ -66,7 +66,8 @@ beforeAll(async () => {
   await admin.add({ name: 'studio', lanes: ['cpu'], slots: {}, media: 'http', maps: [], leaseS: 5 }, joinFile, { workerListen: `127.0.0.1:${doorPort}` });
   await admin.add({ name: 'seedbox', lanes: ['cpu'], slots: { cpu: 1 }, media: 'http', maps: [], leaseS: 5 }, seedboxJoin, { workerListen: `127.0.0.1:${doorPort}` });
   door = await openWorkerDoor({ pools: admin.store, listen: `127.0.0.1:${doorPort}`, jobDir: (jobId) => path.join(lib, TEMP_DIR_NAME, jobId) });
-  transport = new PoolTransport({ pools: admin.store, tickets: door.tickets, settings, pollMs: 300 });
+  // As the host makes it: from its database and its open worker door.
+  transport = openPoolTransport(db, door, { pollMs: 300 })!;
   // The built CLI once, before two workers would both find it stale.
   const built = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', timeout: LONG });
   expect(built.status).toBe(0);

@@ -12,8 +12,10 @@ import type { OperationId } from '../../../src-shared/catalog/operations';
 import { isBacklotError } from '../../../src-shared/errors';
 import type { InProcessIo } from '../../engines/adapter';
 import type { EngineFailure, EngineOutcome } from '../../engines/runner';
-import type { SettingsStore } from '../../settings/settings-store';
-import type { PoolRecord, PoolStore } from '../pool-store';
+import type { Db } from '../../db/connection';
+import { SettingsStore } from '../../settings/settings-store';
+import { PoolStore, type PoolRecord } from '../pool-store';
+import type { WorkerDoor } from '../worker-door/door-server';
 import type { PoolLaneState, PoolRuntime, PoolUnitRequest } from '../pool-runtime';
 import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
@@ -352,4 +354,15 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms); });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The host's transport for an open library (app/open-app.ts): only where the worker door is open,
+ * i.e. the host dispatches and a pool exists; otherwise null, and nothing touches Redis.
+ */
+export function openPoolTransport(db: Db, door: WorkerDoor | null, options: { pollMs?: number } = {}): PoolTransport | null {
+  if (door === null) return null;
+  const pools = new PoolStore(db);
+  if (pools.count() === 0) return null;
+  return new PoolTransport({ pools, tickets: door.tickets, settings: new SettingsStore(db), ...options });
 }
