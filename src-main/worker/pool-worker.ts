@@ -215,7 +215,9 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       { jobId: data.jobId, operation: data.operation, outputDir: outDir, input: launch.input },
       { signal, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}) },
     );
-    if (!outcome.ok) return result({ ok: false, code: outcome.code, params: outcome.params }, outcome.logs, outcome.diagnostic);
+    // An engine stopped by this worker says why it was stopped (the host's cancel, a lock this worker lost).
+    const code = !outcome.ok && outcome.code === 'ENGINE_CANCELLED' && typeof signal.reason === 'string' ? signal.reason : null;
+    if (!outcome.ok) return result({ ok: false, code: code ?? outcome.code, params: outcome.params }, outcome.logs, outcome.diagnostic);
     // Each attempt uploads under its own name, so a lost attempt's partial bytes never join this one's.
     const tag = crypto.randomBytes(4).toString('hex');
     const outputs: Extract<PoolResult['outcome'], { ok: true }>['outputs'] = [];

@@ -63,7 +63,7 @@ beforeAll(async () => {
   const doorPort = await freePort();
   joinFile = path.join(root, 'studio.join');
   seedboxJoin = path.join(root, 'seedbox.join');
-  await admin.add({ name: 'studio', lanes: ['cpu'], slots: {}, media: 'http', maps: [], leaseS: 5 }, joinFile, { workerListen: `127.0.0.1:${doorPort}` });
+  await admin.add({ name: 'studio', lanes: ['cpu'], slots: {}, media: 'http', maps: [], leaseS: 10 }, joinFile, { workerListen: `127.0.0.1:${doorPort}` });
   await admin.add({ name: 'seedbox', lanes: ['cpu'], slots: { cpu: 1 }, media: 'http', maps: [], leaseS: 5 }, seedboxJoin, { workerListen: `127.0.0.1:${doorPort}` });
   door = await openWorkerDoor({ pools: admin.store, listen: `127.0.0.1:${doorPort}`, jobDir: (jobId) => path.join(lib, TEMP_DIR_NAME, jobId) });
   // As the host makes it: from its database and its open worker door.
