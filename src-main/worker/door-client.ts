@@ -66,7 +66,7 @@ export async function fetchUnitFile(u: DoorUnit, ticket: string, index: number, 
 /** The bytes of this output the host holds now. */
 async function heldOffset(u: DoorUnit, uploadToken: string, name: string, signal?: AbortSignal): Promise<number> {
   const res = await fetch(unitUrl(u, `outputs/${encodeURIComponent(name)}`), { method: 'HEAD', headers: { authorization: `Bearer ${u.door.token}`, 'x-backlot-upload': uploadToken }, signal });
-  if (!res.ok) throw new BacklotError(res.status === 401 ? 'DOOR_TOKEN_INVALID' : res.status === 403 ? 'UPLOAD_TOKEN_INVALID' : 'WORKER_DOOR_UNEXPECTED', `The worker door refused to say how much of ${name} it holds (HTTP ${res.status}).`, { status: res.status });
+  if (!res.ok) throw new BacklotError(res.status === 401 ? 'DOOR_TOKEN_INVALID' : res.status === 403 ? 'UPLOAD_TOKEN_REFUSED' : 'WORKER_DOOR_UNEXPECTED', `The worker door refused to say how much of ${name} it holds (HTTP ${res.status}).`, { status: res.status });
   return Number(res.headers.get('upload-offset') ?? '0');
 }
 

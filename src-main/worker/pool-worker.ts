@@ -126,7 +126,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     const err = isBacklotError(e) ? e : redisError(e, join.redis.url);
     throw new BacklotError(err.code === 'TRANSPORT_AUTH_FAILED' ? 'POOL_AUTH_FAILED' : err.code, `${err.message} (backlot worker check --join ${options.joinFile} says more.)`, err.params);
   }
-  subscriber.on('message', (_channel: string, jobId: string) => running.get(jobId)?.abort());
+  subscriber.on('message', (_channel: string, jobId: string) => running.get(jobId)?.abort('ENGINE_CANCELLED'));
   const timer = setInterval(() => { void writeBeat(); }, Math.max(1000, Math.floor(leaseMs / 3)));
   timer.unref();
 
@@ -148,7 +148,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     });
     worker.on('error', () => undefined);
     // A lock this worker could not renew means another may already run the unit: stop its engine (DESIGN §9).
-    worker.on('lockRenewalFailed', (jobIds: string[]) => { for (const jobId of jobIds) running.get(jobId)?.abort(); });
+    worker.on('lockRenewalFailed', (jobIds: string[]) => { for (const jobId of jobIds) running.get(jobId)?.abort('WORKER_LOCK_LOST'); });
     workers.push(worker);
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
@@ -162,12 +162,17 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     if (data.pool !== join.pool || data.lane !== lane || data.jobId !== job.id) throw new Error('POOL_JOB_INVALID: the job is not for this queue');
     if ((await client.exists(cancelKey(join.pool, data.jobId))) === 1) throw new Error('ENGINE_CANCELLED: the host cancelled the unit');
     const abort = new AbortController();
-    signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    signal?.addEventListener('abort', () => abort.abort('ENGINE_CANCELLED'), { once: true });
     running.set(data.jobId, abort);
     say(`backlot worker: took ${data.jobId} (${data.operation}) on ${lane}@${join.pool}`);
     const dir = path.join(scratch, `${data.jobId}-${crypto.randomBytes(4).toString('hex')}`);
     try {
-      return await execute(data, dir, abort.signal);
+      const answer = await execute(data, dir, abort.signal);
+      say(`backlot worker: ${data.jobId} ended: ${answer.outcome.ok ? 'ok' : answer.outcome.code}`);
+      return answer;
+    } catch (e) {
+      say(`backlot worker: ${data.jobId} ended: ${isBacklotError(e) ? e.code : abort.signal.aborted ? String(abort.signal.reason) : 'WORKER_FAILED'}`);
+      throw e;
     } finally {
       running.delete(data.jobId);
       fs.rmSync(dir, { recursive: true, force: true });
@@ -210,7 +215,9 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       { jobId: data.jobId, operation: data.operation, outputDir: outDir, input: launch.input },
       { signal, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}) },
     );
-    if (!outcome.ok) return result({ ok: false, code: outcome.code, params: outcome.params }, outcome.logs, outcome.diagnostic);
+    // An engine stopped by this worker says why it was stopped (the host's cancel, a lock this worker lost).
+    const code = !outcome.ok && outcome.code === 'ENGINE_CANCELLED' && typeof signal.reason === 'string' ? signal.reason : null;
+    if (!outcome.ok) return result({ ok: false, code: code ?? outcome.code, params: outcome.params }, outcome.logs, outcome.diagnostic);
     // Each attempt uploads under its own name, so a lost attempt's partial bytes never join this one's.
     const tag = crypto.randomBytes(4).toString('hex');
     const outputs: Extract<PoolResult['outcome'], { ok: true }>['outputs'] = [];

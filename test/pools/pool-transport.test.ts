@@ -16,7 +16,7 @@ import { PoolAdmin } from '../../src-main/pools/pool-admin';
 import { PoolStore } from '../../src-main/pools/pool-store';
 import { readJoinFile, writeJoinFile } from '../../src-main/pools/join-file';
 import { openWorkerDoor, type WorkerDoor } from '../../src-main/pools/worker-door/door-server';
-import { PoolTransport } from '../../src-main/pools/transport/pool-transport';
+import { PoolTransport, openPoolTransport } from '../../src-main/pools/transport/pool-transport';
 import { bullOptions, workerPlace } from '../../src-main/pools/transport/connections';
 import { RESULT_FORMAT, poolBullPrefix, type PoolJob, type PoolResult } from '../../src-main/pools/transport/job-schema';
 import type { PoolLaneState } from '../../src-main/pools/pool-runtime';
@@ -63,10 +63,11 @@ beforeAll(async () => {
   const doorPort = await freePort();
   joinFile = path.join(root, 'studio.join');
   seedboxJoin = path.join(root, 'seedbox.join');
-  await admin.add({ name: 'studio', lanes: ['cpu'], slots: {}, media: 'http', maps: [], leaseS: 5 }, joinFile, { workerListen: `127.0.0.1:${doorPort}` });
+  await admin.add({ name: 'studio', lanes: ['cpu'], slots: {}, media: 'http', maps: [], leaseS: 10 }, joinFile, { workerListen: `127.0.0.1:${doorPort}` });
   await admin.add({ name: 'seedbox', lanes: ['cpu'], slots: { cpu: 1 }, media: 'http', maps: [], leaseS: 5 }, seedboxJoin, { workerListen: `127.0.0.1:${doorPort}` });
   door = await openWorkerDoor({ pools: admin.store, listen: `127.0.0.1:${doorPort}`, jobDir: (jobId) => path.join(lib, TEMP_DIR_NAME, jobId) });
-  transport = new PoolTransport({ pools: admin.store, tickets: door.tickets, settings, pollMs: 300 });
+  // As the host makes it: from its database and its open worker door.
+  transport = openPoolTransport(db, door, { pollMs: 300 })!;
   // The built CLI once, before two workers would both find it stale.
   const built = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', timeout: LONG });
   expect(built.status).toBe(0);
@@ -111,20 +112,20 @@ function lanesUntil(cond: (lanes: PoolLaneState[]) => boolean, limitMs = 60_000)
 }
 
 /** A line on a worker's stdout, waited for as it arrives. */
-function lineOf(re: RegExp, limitMs = 60_000): Promise<{ worker: (typeof workers)[number]; line: string }> {
+function lineOf(re: RegExp, from = workers, limitMs = 60_000): Promise<{ worker: (typeof workers)[number]; line: string }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { cleanup(); reject(new Error(`no worker printed ${re}`)); }, limitMs);
     const listeners: [ChildProcess, (c: Buffer) => void][] = [];
     const cleanup = () => { clearTimeout(timer); for (const [c, l] of listeners) c.stdout!.off('data', l); };
     const scan = () => {
-      for (const w of workers) {
+      for (const w of from) {
         const line = w.out.find((l) => re.test(l));
         if (line) { cleanup(); resolve({ worker: w, line }); return true; }
       }
       return false;
     };
     if (scan()) return;
-    for (const w of workers) {
+    for (const w of from) {
       const l = () => setImmediate(scan);
       listeners.push([w.child, l]);
       w.child.stdout!.on('data', l);
@@ -221,7 +222,7 @@ describe('the fences against what a worker answers', () => {
       for (const [unitKey, code] of Object.entries(expected)) {
         const job = await unitJob(`item-${unitKey}`, 'forged');
         const outcome = await transport.run({ pool: 'seedbox', lane: 'cpu', unitKey, claimToken: 'claim-real', engineId: 'test', job }, io());
-        expect(outcome).toMatchObject({ ok: false, code });
+        expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: false, code });
         settleLikeExecutor(job, outcome);
       }
     } finally {
@@ -307,6 +308,32 @@ describe('units of a pool lane on two backlot worker processes', () => {
     for (const w of workers) w.out.splice(0);
   }, LONG);
 
+  it('refuses the late answer of a worker frozen past its lease; the other worker\'s is committed once', async () => {
+    const job = await unitJob(SLOW_ITEM, 'run3');
+    const running = transport.run({ pool: 'studio', lane: 'cpu', unitKey: `digest:${SLOW_ITEM}`, claimToken: 'claim-frozen', engineId: 'test', job }, io());
+    const frozen = (await lineOf(new RegExp(`took ${job.jobId} `))).worker;
+    // A sleeping laptop: its process stops, its lock lapses, the other worker takes the unit.
+    process.kill(frozen.child.pid!, 'SIGSTOP');
+    let outcome: EngineOutcome;
+    try {
+      outcome = await running;
+    } finally {
+      process.kill(frozen.child.pid!, 'SIGCONT');
+    }
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    if (!outcome.ok) return;
+    const survivor = workers.find((w) => w !== frozen)!;
+    expect((outcome.metadata.pool as { worker: { id: string } }).worker.id).toBe(survivor.id);
+    expect(fs.readFileSync(outcome.outputs[0].path).equals(await localBytes(job))).toBe(true);
+    settleLikeExecutor(job, outcome);
+    // Awake again, the frozen worker finds its unit gone: its lock, its upload token or both refuse it.
+    const late = await lineOf(new RegExp(`${job.jobId} ended: `), [frozen]);
+    expect(late.line).toMatch(/ended: (WORKER_LOCK_LOST|UPLOAD_TOKEN_REFUSED|UPLOAD_TOKEN_REVOKED|TICKET_REVOKED)$/);
+    expect(fs.existsSync(job.outputDir)).toBe(false);
+    expect(Object.values(await jobCounts('studio')).every((n) => n === 0)).toBe(true);
+    for (const w of workers) w.out.splice(0);
+  }, LONG);
+
   it('hands a unit whose worker is killed mid-job to the other worker, which finishes it exactly once', async () => {
     const job = await unitJob(SLOW_ITEM);
     const running = transport.run({ pool: 'studio', lane: 'cpu', unitKey: `digest:${SLOW_ITEM}`, claimToken: 'claim-slow', engineId: 'test', job }, io());
@@ -325,5 +352,20 @@ describe('units of a pool lane on two backlot worker processes', () => {
     expect(fs.readdirSync(path.join(lib, TEMP_DIR_NAME))).toEqual([]);
     // The dead worker's heartbeat lapses with the lease: the lane keeps the survivor's slots only.
     await lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@studio' && l.workers.length === 1 && l.slots === 2));
+  }, LONG);
+
+  it('stops a worker on SIGTERM after the unit it runs is answered, and the lane goes offline', async () => {
+    const last = workers.find((w) => w.child.exitCode === null && w.child.signalCode === null)!;
+    const job = await unitJob('item-last', 'run4');
+    const running = transport.run({ pool: 'studio', lane: 'cpu', unitKey: 'digest:item-last', claimToken: 'claim-last', engineId: 'test', job }, io());
+    await lineOf(new RegExp(`took ${job.jobId} `), [last]);
+    last.child.kill('SIGTERM');
+    const outcome = await running;
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    settleLikeExecutor(job, outcome);
+    expect(await exitOf(last.child)).toBe(0);
+    // Its heartbeat went with it: no live worker, so the lane holds.
+    await lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@studio' && l.workers.length === 0 && l.hold?.code === 'POOL_OFFLINE'));
+    expect(Object.values(await jobCounts('studio')).every((n) => n === 0)).toBe(true);
   }, LONG);
 });

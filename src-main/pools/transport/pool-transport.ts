@@ -12,8 +12,10 @@ import type { OperationId } from '../../../src-shared/catalog/operations';
 import { isBacklotError } from '../../../src-shared/errors';
 import type { InProcessIo } from '../../engines/adapter';
 import type { EngineFailure, EngineOutcome } from '../../engines/runner';
-import type { SettingsStore } from '../../settings/settings-store';
-import type { PoolRecord, PoolStore } from '../pool-store';
+import type { Db } from '../../db/connection';
+import { SettingsStore } from '../../settings/settings-store';
+import { PoolStore, type PoolRecord } from '../pool-store';
+import type { WorkerDoor } from '../worker-door/door-server';
 import type { PoolLaneState, PoolRuntime, PoolUnitRequest } from '../pool-runtime';
 import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
@@ -95,7 +97,8 @@ export class PoolTransport implements PoolRuntime {
 
   /** Reads the pools and their heartbeats now (the poll does it every pollMs); resolves once lanes() holds the result. */
   refresh(): Promise<void> {
-    this.ticking ??= this.tick().finally(() => { this.ticking = null; });
+    // A poll that fails (the database closing under it) leaves lanes() as they were; the next one tries again.
+    this.ticking ??= this.tick().catch(() => undefined).finally(() => { this.ticking = null; });
     return this.ticking;
   }
 
@@ -244,8 +247,10 @@ export class PoolTransport implements PoolRuntime {
     let job: Job | undefined;
     let state: string;
     try {
-      job = await Job.fromId(this.queueOf(conn, w.lane), jobId);
-      state = job ? await job.getState() : 'unknown';
+      // The state first: a job read before its end would carry no result yet. An ended job changes no more.
+      const queue = this.queueOf(conn, w.lane);
+      state = await queue.getJobState(jobId);
+      if (state === 'completed' || state === 'failed') job = await Job.fromId(queue, jobId);
     } catch {
       return;
     }
@@ -349,4 +354,15 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms); });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The host's transport for an open library (app/open-app.ts): only where the worker door is open,
+ * i.e. the host dispatches and a pool exists; otherwise null, and nothing touches Redis.
+ */
+export function openPoolTransport(db: Db, door: WorkerDoor | null, options: { pollMs?: number } = {}): PoolTransport | null {
+  if (door === null) return null;
+  const pools = new PoolStore(db);
+  if (pools.count() === 0) return null;
+  return new PoolTransport({ pools, tickets: door.tickets, settings: new SettingsStore(db), ...options });
 }
