@@ -12,7 +12,7 @@ import { SettingsStore } from '../settings/settings-store';
 import { PoolStore } from '../pools/pool-store';
 import { openWorkerDoor, type WorkerDoor } from '../pools/worker-door/door-server';
 import { temporaryOutputDir } from '../engines/commit-output';
-import { PoolTransport } from '../pools/transport/pool-transport';
+import { openPoolTransport, type PoolTransport } from '../pools/transport/pool-transport';
 
 export type { AppOptions, BacklotApp };
 
@@ -36,7 +36,9 @@ export async function openApp(options: AppOptions): Promise<BacklotApp> {
       host.close();
       throw e;
     }
-    transport = new PoolTransport({ pools, tickets: workerDoor.tickets, settings });
+    transport = openPoolTransport(host.db, workerDoor);
+    // The first read of the workers' heartbeats, so the arbiter starts with the pool lanes as they are.
+    await transport?.refresh();
   }
   const poolRuntime = options.poolRuntime ?? transport ?? undefined;
   const dispatcher = new Dispatcher(host, { dataDir, profile: options.engines ?? 'production', test: options.test, extraAdapters: options.extraAdapters, gpu: options.gpu, ...(poolRuntime ? { poolRuntime } : {}) });

@@ -261,7 +261,7 @@ export class EngineExecutor {
 }
 
 /** A pool unit's failures that are the pool's, not the item's (docs/pools.md "Holds"). */
-export const POOL_REQUEUE_CODES: ReadonlySet<string> = new Set(['POOL_OFFLINE', 'POOL_TRANSPORT_DOWN', 'WORKER_LOST', 'WORKER_OUT_OF_SERVICE']);
+export const POOL_REQUEUE_CODES: ReadonlySet<string> = new Set(['POOL_OFFLINE', 'POOL_TRANSPORT_DOWN', 'POOL_TRANSPORT_CLOSED', 'POOL_LANE_GONE', 'POOL_FENCE_REFUSED', 'WORKER_LOST', 'WORKER_LOCK_LOST', 'WORKER_ENGINE_MISSING', 'WORKER_OUT_OF_SERVICE']);
 
 type PoolUnitLane = Parameters<PoolRuntime['run']>[0]['lane'];
 
