@@ -169,7 +169,7 @@ describe('whisper.cpp-cpu with a generated model, through backlot run', () => {
     const tooLong = await cli(['settings', 'set', 'transcribe.prompt', 'x'.repeat(801), '--channel', channel, '--data', data]);
     expect([tooLong.status, tooLong.stderr]).toEqual([1, `backlot: SETTING_OUT_OF_RANGE: Setting "transcribe.prompt" must be at most 800 characters; got "${'x'.repeat(76)}... for channel ${channel}.\n`]);
     const notPerChannel = await cli(['settings', 'set', 'transcribe.language', 'fr', '--channel', channel, '--data', data]);
-    expect([notPerChannel.status, notPerChannel.stderr]).toEqual([1, 'backlot: SETTING_NOT_PER_CHANNEL: Setting "transcribe.language" applies to the whole library; a channel can set only transcribe.prompt.\n']);
+    expect([notPerChannel.status, notPerChannel.stderr]).toEqual([1, 'backlot: SETTING_NOT_PER_CHANNEL: Setting "transcribe.language" applies to the whole library; a channel can set only transcribe.prompt, transcripts.source, transcripts.autoCaptions.\n']);
     const noChannel = await cli(['settings', 'get', 'transcribe.prompt', '--channel', 'nope', '--data', data]);
     expect([noChannel.status, noChannel.stderr]).toEqual([1, 'backlot: CHANNEL_NOT_FOUND: There is no channel "nope" in the library.\n']);
 
