@@ -17,6 +17,7 @@ import { readJoinFile, type JoinFile } from '../pools/join-file';
 import type { PathMap } from '../pools/pool-spec';
 import { bullConnection, bullOptions, workerPlace } from '../pools/transport/connections';
 import { redisError } from '../pools/redis-client';
+import { settingsForJob } from '../pools/transport/job-settings';
 import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
 import { buildEngineRegistry, type EngineRegistry } from '../engines/registry';
 import type { EngineProfile, JobContext } from '../engines/adapter';
@@ -188,6 +189,9 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       engine: { id: data.engineId, fingerprint: engine?.fingerprint ?? '' }, logs: logs.slice(-10_000).map((l) => ({ ...l, text: l.text.slice(0, 64 * 1024) })),
       diagnostic: diagnostic.slice(-64 * 1024), outcome,
     });
+    const fromHost = settingsForJob(data.settings);
+    if (!fromHost.ok) throw new Error(`POOL_JOB_INVALID: ${fromHost.reason}`);
+    const { settings } = fromHost;
     if (!engine || !engine.preflight.ok) {
       return result({ ok: false, code: 'WORKER_ENGINE_MISSING', params: { engine: data.engineId, operation: data.operation, worker: id } });
     }
@@ -203,8 +207,9 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     }
     const inputs: Partial<Record<OperationId, string>> = {};
     for (const [op, n] of Object.entries(data.inputs) as [OperationId, number][]) inputs[op] = local.get(n)!;
+    // The engine runs with the host's settings, so its output is what the host's fingerprint says.
     const job: JobContext = {
-      env, jobId: data.jobId, outputDir: outDir, operation: data.operation,
+      env: { ...env, settings }, jobId: data.jobId, outputDir: outDir, operation: data.operation,
       channel: data.channel as unknown as JobContext['channel'],
       item: data.item ? { ...(data.item as unknown as NonNullable<JobContext['item']>), media_path: data.media === null ? null : local.get(data.media)! } : null,
       inputs, attempts: data.attempts, defaultOutputDir: path.join(dir, 'final'), budgetUsd: data.budgetUsd,

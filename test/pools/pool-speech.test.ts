@@ -2,8 +2,8 @@
 // LibriVox recordings of Debian's pocketsphinx-testdata are transcribed once by `backlot run` on this
 // machine with the production engines, then again from the same files by a host whose local cpu lane
 // (pocketsphinx's lane, src-shared/catalog/operations.ts) is paused, so the pool `studio` and its two
-// `backlot worker --engines production` processes do the work. Both transcripts have the same
-// segments, words and times; only the engine's id in `work.output_engine` names the pool.
+// `backlot worker --engines production` processes do the work, with the host's settings. Both
+// transcripts have the same segments, words and times; only `work.output_engine` names the pool.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,8 +21,12 @@ const LONG = 300_000;
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 /** Three of the five recordings (3 to 7 s each): enough for both workers to take units. */
 const RECORDINGS = ['sense_and_sensibility_01_austen_64kb-0870.wav', 'sense_and_sensibility_01_austen_64kb-0880.wav', 'sense_and_sensibility_01_austen_64kb-0930.wav'];
-/** Transcription by pocketsphinx only; no diarization, so the transcripts are the work being compared. */
-const ENGINE_SETTINGS: [string, string][] = [['engines.transcribe', 'pocketsphinx'], ['engines.diarize', '']];
+/**
+ * Transcription by pocketsphinx only; no diarization, so the transcripts are the work being compared.
+ * A chunk length other than the default cuts the 7 s recording in two: the workers must run with the
+ * host's settings (which travel with each job), not their own defaults, to make the same transcript.
+ */
+const ENGINE_SETTINGS: [string, string][] = [['engines.transcribe', 'pocketsphinx'], ['engines.diarize', ''], ['transcribe.chunkS', '5']];
 
 let root: string;
 let media: string;
