@@ -30,9 +30,11 @@ function ip(...args: string[]): void {
   if (r.status !== 0) throw new Error(`ip ${args.join(' ')} exited ${r.status ?? r.signal}: ${r.stderr || r.error?.message}`);
 }
 
-/** Why this machine cannot run the suite, or null when it can (root, and `ip netns` works). */
+/** Why this machine cannot run the suite, or null when it can (root, mount namespaces and `ip netns` work). */
 function unusable(): string | null {
   if (process.getuid?.() !== 0) return 'not running as root';
+  const unshare = spawnSync('unshare', ['--mount', 'true'], { encoding: 'utf8' });
+  if (unshare.status !== 0) return `unshare --mount does not work here (${(unshare.stderr || unshare.error?.message || '').trim()})`;
   const probe = `blprobe-${ID}`;
   try {
     ip('netns', 'add', probe);
