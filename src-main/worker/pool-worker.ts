@@ -17,6 +17,7 @@ import { readJoinFile, type JoinFile } from '../pools/join-file';
 import type { PathMap } from '../pools/pool-spec';
 import { bullConnection, bullOptions, workerPlace } from '../pools/transport/connections';
 import { redisError } from '../pools/redis-client';
+import { settingsForJob } from '../pools/transport/job-settings';
 import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
 import { buildEngineRegistry, type EngineRegistry } from '../engines/registry';
 import type { EngineProfile, JobContext } from '../engines/adapter';
@@ -179,6 +180,22 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     }
   }
 
+  // One environment per distinct host settings, kept while they stay the same: adapters cache what
+  // they detect per environment (pocketsphinx's decoder), which a fresh object per unit would redo.
+  const envs = new Map<string, typeof env>();
+  function envForSettings(sent: Record<string, unknown>): typeof env {
+    const key = JSON.stringify(sent);
+    let found = envs.get(key);
+    if (!found) {
+      const fromHost = settingsForJob(sent);
+      if (!fromHost.ok) throw new Error(`POOL_JOB_INVALID: ${fromHost.reason}`);
+      if (envs.size >= 8) envs.delete(envs.keys().next().value!);
+      found = { ...env, settings: fromHost.settings };
+      envs.set(key, found);
+    }
+    return found;
+  }
+
   async function execute(data: PoolJob, dir: string, signal: AbortSignal): Promise<PoolResult> {
     const door: DoorUnit = { ...unit, unitId: data.door.unitId };
     const engine = registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation);
@@ -188,6 +205,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       engine: { id: data.engineId, fingerprint: engine?.fingerprint ?? '' }, logs: logs.slice(-10_000).map((l) => ({ ...l, text: l.text.slice(0, 64 * 1024) })),
       diagnostic: diagnostic.slice(-64 * 1024), outcome,
     });
+    const jobEnv = envForSettings(data.settings);
     if (!engine || !engine.preflight.ok) {
       return result({ ok: false, code: 'WORKER_ENGINE_MISSING', params: { engine: data.engineId, operation: data.operation, worker: id } });
     }
@@ -203,8 +221,9 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     }
     const inputs: Partial<Record<OperationId, string>> = {};
     for (const [op, n] of Object.entries(data.inputs) as [OperationId, number][]) inputs[op] = local.get(n)!;
+    // The engine runs with the host's settings, so its output is what the host's fingerprint says.
     const job: JobContext = {
-      env, jobId: data.jobId, outputDir: outDir, operation: data.operation,
+      env: jobEnv, jobId: data.jobId, outputDir: outDir, operation: data.operation,
       channel: data.channel as unknown as JobContext['channel'],
       item: data.item ? { ...(data.item as unknown as NonNullable<JobContext['item']>), media_path: data.media === null ? null : local.get(data.media)! } : null,
       inputs, attempts: data.attempts, defaultOutputDir: path.join(dir, 'final'), budgetUsd: data.budgetUsd,

@@ -67,6 +67,8 @@ export const poolJobSchema = z.object({
   door: z.object({ ticket: z.string().min(16).max(128), uploadToken: z.string().min(16).max(128), unitId: safeId }),
   /** The pool's lease in ms: how long a worker may go without renewing its lock. */
   leaseMs: z.number().int().positive(),
+  /** The host's settings the engine runs with (job-settings.ts: never a secret), checked by the worker key by key. */
+  settings: z.record(z.string().max(128), z.unknown()).refine((s) => Object.keys(s).length <= 512, { message: 'has too many settings' }),
 }).strict().superRefine((job, ctx) => {
   const known = new Set(job.files.map((f) => f.index));
   const refs = [job.media, ...Object.values(job.inputs)].filter((n): n is number => typeof n === 'number');

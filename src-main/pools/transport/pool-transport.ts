@@ -20,6 +20,7 @@ import type { PoolLaneState, PoolRuntime, PoolUnitRequest } from '../pool-runtim
 import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
 import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
+import { jobSettings } from './job-settings';
 import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, laneQueueName, poolBullPrefix, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
 
@@ -210,6 +211,7 @@ export class PoolTransport implements PoolRuntime {
       operation: job.operation, engineId: request.engineId, channel: { ...job.channel }, item: job.item ? { ...job.item, media_path: null } : null,
       attempts: job.attempts, budgetUsd: job.budgetUsd, files: issued.files, media, inputs,
       door: { ticket: issued.ticket, uploadToken: issued.uploadToken, unitId }, leaseMs: record.leaseS * 1000,
+      settings: jobSettings(job.env.settings),
     };
 
     const queue = this.queueOf(conn, request.lane);

@@ -1,0 +1,44 @@
+// The host's settings that travel with a pool job (src-main/pools/transport/job-settings.ts,
+// docs/pools.md "A unit on a worker"): every setting an engine reads, never a secret nor the host's
+// transport; a worker takes them over its defaults key by key and refuses a value out of range.
+import { describe, expect, it } from 'vitest';
+import { jobSettings, settingsForJob } from '../../src-main/pools/transport/job-settings';
+import { defaultSettings, type SettingsValues } from '../../src-shared/settings/settings-schema';
+
+function hostSettings(): SettingsValues {
+  return { ...defaultSettings(), 'transcribe.chunkS': 5, 'transcribe.language': 'hu', 'digest.remote.apiKey': 'sk-host-secret', 'transport.redisUrl': 'redis://backlot-admin@nas:6380' };
+}
+
+describe('the settings a pool job carries', () => {
+  it('carries what shapes an engine and leaves secrets and the transport at home', () => {
+    const sent = jobSettings(hostSettings());
+    expect(sent['transcribe.chunkS']).toBe(5);
+    expect(sent['transcribe.language']).toBe('hu');
+    expect(sent).not.toHaveProperty('digest.remote.apiKey');
+    expect(sent).not.toHaveProperty('transport.redisUrl');
+    expect(JSON.stringify(sent)).not.toContain('sk-host-secret');
+  });
+
+  it('gives the worker the host\'s values over its defaults, and ignores keys this build does not know', () => {
+    const r = settingsForJob({ ...jobSettings(hostSettings()), 'someday.newSetting': 3 });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.settings['transcribe.chunkS']).toBe(5);
+    expect(r.settings['transcribe.language']).toBe('hu');
+    expect(r.settings['digest.remote.apiKey']).toBe(defaultSettings()['digest.remote.apiKey']);
+    expect(r.settings).not.toHaveProperty('someday.newSetting');
+  });
+
+  it('refuses a value the setting does not allow, naming the setting', () => {
+    const r = settingsForJob({ 'transcribe.chunkS': 2 });
+    expect(r).toEqual({ ok: false, reason: expect.stringMatching(/^setting transcribe\.chunkS must be at least 5/) });
+  });
+
+  it('never takes a secret or the transport from a job', () => {
+    const r = settingsForJob({ 'digest.remote.apiKey': 'sk-forged', 'transport.redisUrl': 'redis://elsewhere:6379' });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.settings['digest.remote.apiKey']).toBe(defaultSettings()['digest.remote.apiKey']);
+    expect(r.settings['transport.redisUrl']).toBe(defaultSettings()['transport.redisUrl']);
+  });
+});
