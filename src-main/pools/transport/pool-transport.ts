@@ -215,9 +215,8 @@ export class PoolTransport implements PoolRuntime {
     };
 
     const queue = this.queueOf(conn, request.lane);
-    const ended = new Promise<Job | null | 'closed'>((resolve) => {
-      this.waiters.set(job.jobId, { pool: record.name, lane: request.lane, end: resolve });
-    });
+    let endWith: (job: Job | null | 'closed') => void = () => undefined;
+    const ended = new Promise<Job | null | 'closed'>((resolve) => { endWith = resolve; });
     try {
       await withTimeout(this.eventsOf(conn, request.lane), ADD_TIMEOUT_MS);
       await withTimeout(queue.add(job.operation, data, { jobId: job.jobId, attempts: 1, removeOnComplete: false, removeOnFail: false }), ADD_TIMEOUT_MS);
@@ -227,7 +226,11 @@ export class PoolTransport implements PoolRuntime {
       return failure('POOL_TRANSPORT_DOWN', { pool: record.name }, String((e as Error)?.message ?? e));
     }
     io.log('info', `unit sent to pool ${record.name} (${request.lane}@${record.name}), job ${job.jobId}`);
-    void this.settle(job.jobId, this.waiters.get(job.jobId)!);
+    // Followed only once it is in Redis: a poll that read the state of a job not added yet would
+    // take "unknown" for a job gone. The job may have ended already; settle reads its state now.
+    const waiter: Waiter = { pool: record.name, lane: request.lane, end: endWith };
+    this.waiters.set(job.jobId, waiter);
+    void this.settle(job.jobId, waiter);
 
     const aborted = new Promise<'aborted'>((resolve) => io.signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
     const first = await Promise.race([ended, aborted]);
