@@ -45,7 +45,8 @@ export function createModelHandlers(host: Host, settings: SettingsStore, options
   return {
     'models.available': async () => {
       const models = availableModels(modelsDir(), catalog()).map(entryOf);
-      const installed = new Set(models.filter((m) => m.installed || m.install?.state === 'installing').map((m) => m.name));
+      // One being installed stays suggested, so the first-run card keeps showing its progress.
+      const installed = new Set(models.filter((m) => m.installed).map((m) => m.name));
       return { models, suggestion: suggestModel({ gpu: await hasGpu(), cores: cores(), installed }) };
     },
 
