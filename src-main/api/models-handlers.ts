@@ -15,6 +15,17 @@ import { detectGpus } from '../gates/gpu';
 import { availableModels, modelCatalog, modelsDirOf, removeModel, requireCatalogModel } from '../models/index';
 import { ModelInstalls } from '../models/model-installs';
 
+/**
+ * The test seam for the first-run suggestion (docs/window.md "Models"): the count of cores the rule
+ * is judged on, so a browser test on a two-core machine can see the card. Unset: this machine's.
+ */
+export const SUGGEST_CORES_ENV = 'BACKLOT_SUGGEST_CORES';
+
+function coresOf(env: NodeJS.ProcessEnv): number {
+  const given = Number(env[SUGGEST_CORES_ENV]);
+  return Number.isInteger(given) && given > 0 ? given : os.availableParallelism();
+}
+
 type ModelMethods = 'models.available' | 'models.install' | 'models.remove';
 
 export interface ModelHandlerOptions {
@@ -30,7 +41,7 @@ export function createModelHandlers(host: Host, settings: SettingsStore, options
   const installs = new ModelInstalls({ modelsDir, baseUrl: () => settings.get('models.baseUrl'), catalog, changed: () => host.emit('models-changed') });
   let gpu: Promise<boolean> | null = null;
   const hasGpu = () => (gpu ??= options.gpu ? options.gpu() : detectGpus().then((r) => r.usable.length > 0));
-  const cores = options.cores ?? (() => os.availableParallelism());
+  const cores = options.cores ?? (() => coresOf(process.env));
 
   const entryOf = (m: CatalogModel & { installed: boolean }): ModelEntryDto => ({
     name: m.name, id: m.id, engine: m.engine, languages: [...m.languages], approxBytes: m.approxBytes, goodFor: m.goodFor,
