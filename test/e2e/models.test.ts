@@ -130,4 +130,21 @@ describe('Settings → Models', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+  it('says the models and the suggestion in Hungarian', async () => {
+    const { suggestion } = await available();
+    const { context, page, errors } = await newPage(browser, { locale: 'hu-HU' });
+    await page.goto(serve.at('#/settings'));
+    await page.getByRole('heading', { level: 2, name: 'Modellek' }).waitFor();
+    const base = row(page, 'whisper-base.en');
+    await base.locator('.model-good-for').filter({ hasText: 'Az alapértelmezett: tűrhető angol átirat két processzormagon.' }).waitFor();
+    expect(await base.locator('.model-languages').textContent()).toBe('angol');
+    expect(await base.locator('.model-size').textContent()).toMatch(/^kb\. \d/);
+    await page.getByRole('navigation').getByRole('link', { name: 'Könyvtár' }).click();
+    const card = page.locator(`.model-suggestion[data-model="${suggestion!.name}"]`);
+    await card.getByRole('heading', { name: 'Jobb átíró modell' }).waitFor();
+    expect(await card.textContent()).toContain(suggestion!.because === 'gpu' ? 'videókártya' : '8 processzormag');
+    await card.getByRole('button', { name: `${suggestion!.name} telepítése` }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
