@@ -74,11 +74,6 @@ export class ModelInstalls {
   clear(name: string): void {
     if (!this.running.has(name)) this.states.delete(name);
   }
-
-  /** Every install still running, for a host that closes. */
-  settled(): Promise<void> {
-    return Promise.all(this.running.values()).then(() => undefined);
-  }
 }
 
 /** One code and one sentence for whatever stopped an install; a host never reached is said as such. */
