@@ -24,6 +24,7 @@ import { searchTranscripts } from '../transcripts/search';
 import { exportItemTranscript, transcriptViewOf } from './transcript-view';
 import { createWindowHandlers, type WindowHandlerOptions } from './window-handlers';
 import { createSpeakerHandlers } from './speakers-handlers';
+import { createModelHandlers } from './models-handlers';
 import { MediaTickets } from './media-tickets';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher, options: WindowHandlerOptions = {}): ApiHandlers {
@@ -47,10 +48,13 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
   // One media door for the item page and the speakers' samples: the same tickets, the same URLs.
   const media = options.media ?? { tickets: new MediaTickets(host), url: (t: string) => `/media/${t}` };
   const channelSummary = (id: string) => summary(host.library.channel(id)!, host.library.itemCounts());
+  // Installs run in this host; a window that opens later reads where they stand (docs/window.md "Models").
+  const modelHandlers = createModelHandlers(host, d.settings);
 
   return {
     ...createWindowHandlers(host, d, channelSummary, libraryChanged, { ...options, media }),
     ...createSpeakerHandlers(host, media),
+    ...modelHandlers,
 
     'library.list': () => {
       const counts = host.library.itemCounts();

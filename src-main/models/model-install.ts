@@ -222,7 +222,7 @@ async function download(url: string, checksumKey: string, partial: string, metaF
   }
   throw new BacklotError('MODEL_DOWNLOAD_INTERRUPTED',
     `The download of ${redactUrl(url)} broke off at ${sizeOf(partial)} bytes; run the same command again to resume it.`,
-    { url: redactUrl(url), receivedBytes: sizeOf(partial), reason: String((lastError as Error)?.message ?? lastError) });
+    { url: redactUrl(url), receivedBytes: sizeOf(partial), reason: String((lastError as Error)?.message ?? lastError), errno: (lastError as NodeJS.ErrnoException)?.code ?? null });
 }
 
 function freeBytes(dir: string): number | null {

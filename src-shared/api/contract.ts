@@ -15,6 +15,7 @@ import { transcriptRecord } from '../transcript/record';
 import { TRANSCRIPT_FORMATS } from '../transcript/render/formats';
 import { windowApi } from './window-contract';
 import { speakersApi } from './speakers-contract';
+import { modelsApi } from './models-contract';
 
 const operationId = z.enum(OPERATION_IDS);
 const stateCounts = z.object({
@@ -270,6 +271,8 @@ export const API = {
   ...windowApi({ runDto, laneStatus, reason, channelSummary }),
   // The speaker profiles (issue 12) as the window's Speakers view needs them.
   ...speakersApi(),
+  // Models by name (issue 22 §2): the catalog, install with progress, remove.
+  ...modelsApi(),
 } as const;
 
 export type ApiMethod = keyof typeof API;

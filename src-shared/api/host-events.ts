@@ -3,7 +3,7 @@
 // frames without bundling the contract's schemas.
 import { isNoticeKind, type HostNotice } from '../notices/notice';
 
-export const HOST_SIGNALS = ['snapshot-changed', 'runs-changed', 'lanes-changed', 'progress-changed', 'speakers-changed'] as const;
+export const HOST_SIGNALS = ['snapshot-changed', 'runs-changed', 'lanes-changed', 'progress-changed', 'speakers-changed', 'models-changed'] as const;
 export type HostSignal = (typeof HOST_SIGNALS)[number];
 
 /** The one event that carries data: a notice (run failed, disk gate shut, ...), from Host.notify. */
