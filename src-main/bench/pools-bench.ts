@@ -46,7 +46,7 @@ export interface PoolsBenchResult {
   overhead: { units: number; completed: number; totalMs: Spread; hostToAddedMs: Spread; addedToActiveMs: Spread; activeToEngineMs: Spread; engineSpawnLocalMs: Spread };
   throughput: { workers: number; units: number; completed: number; failed: Record<string, number>; seconds: number; unitsPerS: number }[];
   recovery: { leaseS: number; completed: boolean; onAnotherWorker: boolean; killToRetakeMs: number; killToEndMs: number; ratioToLease: number };
-  memory: { before: number; afterUnits: number; unitsRun: number; keysBefore: number; keysAfter: number; retainedUnits: number; perRetainedUnit: number; afterRetainedDrained: number };
+  memory: { before: number; afterUnits: number; unitsRun: number; keysBefore: number; keysAfter: number; eventsAfter: number; retainedUnits: number; perRetainedUnit: number; afterRetainedDrained: number };
 }
 
 /** Per worker: a realistic CPU box serves a few units at once. */
@@ -86,7 +86,10 @@ export async function benchPools(options: PoolsBenchOptions): Promise<PoolsBench
     await admin.add({ name: 'idle', lanes: ['cpu'], slots: {}, media: 'http', maps: [], leaseS }, path.join(root, 'idle.join'), { workerListen: listen });
     const door = await openWorkerDoor({ pools: admin.store, listen, jobDir: (jobId) => path.join(lib, TEMP_DIR_NAME, jobId) });
     closers.unshift(() => door.close());
-    const transport = openPoolTransport(db, door, { pollMs: 500 })!;
+    // Heartbeats are read between phases only (transport.refresh): a poll that lands while a unit's
+    // job is being added ends that unit as WORKER_LOST (its job not in Redis yet), which this
+    // benchmark found; docs/benchmarks.md "Pools" says more.
+    const transport = openPoolTransport(db, door, { pollMs: 3_600_000 })!;
     closers.unshift(() => transport.close());
     const place: RedisPlace = { url: `redis://127.0.0.1:${redis.port}`, ca: null, username: 'backlot-admin', password: PASSWORD };
     const client = new Redis(bullConnection(place, { lazyConnect: false }));
@@ -153,6 +156,8 @@ export async function benchPools(options: PoolsBenchOptions): Promise<PoolsBench
     await transport.settled();
     const afterUnits = await memory();
     const keysAfter = await client.dbsize();
+    // What remains of the units: BullMQ's events stream, trimmed to about 10,000 entries (its default maxLen).
+    const eventsAfter = await client.xlen(`${poolBullPrefix('bench')}:${laneQueueName('cpu')}:events`);
 
     // 4. Retained units: jobs of a pool without workers wait in Redis; given up, they are removed.
     const retainedUnits = Math.min(options.units, 1000);
@@ -194,7 +199,7 @@ export async function benchPools(options: PoolsBenchOptions): Promise<PoolsBench
         leaseS, completed: outcome.ok, onAnotherWorker: by !== undefined && by !== took.worker.id,
         killToRetakeMs: retake ? retake.at - killedAt : -1, killToEndMs: endedAt - killedAt, ratioToLease: round((endedAt - killedAt) / (leaseS * 1000), 2),
       },
-      memory: { before, afterUnits, unitsRun, keysBefore, keysAfter, retainedUnits, perRetainedUnit, afterRetainedDrained },
+      memory: { before, afterUnits, unitsRun, keysBefore, keysAfter, eventsAfter, retainedUnits, perRetainedUnit, afterRetainedDrained },
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));

@@ -45,7 +45,7 @@ describe('backlot bench pools', () => {
     expect(result.recovery.killToRetakeMs).toBeGreaterThan(0);
     expect(result.recovery.killToEndMs).toBeGreaterThanOrEqual(result.recovery.killToRetakeMs);
     expect(result.memory).toMatchObject({ unitsRun: 10, retainedUnits: 5 });
-    for (const k of ['before', 'afterUnits', 'keysBefore', 'keysAfter', 'perRetainedUnit', 'afterRetainedDrained']) expect(result.memory[k], k).toBeGreaterThan(0);
+    for (const k of ['before', 'afterUnits', 'keysBefore', 'keysAfter', 'eventsAfter', 'perRetainedUnit', 'afterRetainedDrained']) expect(result.memory[k], k).toBeGreaterThan(0);
   });
 
   it('refuses bad flags, and says so in one sentence when there is no redis-server', { timeout: LONG }, async () => {
