@@ -26,6 +26,20 @@ export interface BenchWorker {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/**
+ * Every child still running, killed by its PID if this process exits without stopping them (an
+ * internal error ends the process past any finally), so no redis-server or worker outlives it.
+ */
+const live = new Set<ChildProcess>();
+let exitHookSet = false;
+function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (exitHookSet) return;
+  exitHookSet = true;
+  process.once('exit', () => { for (const c of live) { try { process.kill(c.pid!, 'SIGKILL'); } catch { /* gone already */ } } });
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -76,7 +90,11 @@ export async function startBenchRedis(dir: string, password: string): Promise<Be
     '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no',
     '--user', 'default', 'off', '--user', 'backlot-admin', 'on', `>${password}`, '~*', '&*', '+@all',
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child);
   await waitForLine(child, /Ready to accept connections/, 'redis-server');
+  // Its later log lines are not read, and must never fill a pipe and stop it.
+  child.stdout!.resume();
+  child.stderr!.resume();
   const exited = exitOf(child);
   return {
     port, pid: child.pid!, password, version: /v=(\S+)/.exec(probe.stdout)?.[1] ?? 'unknown',
@@ -92,6 +110,7 @@ export async function startBenchWorker(joinFile: string, dataDir: string, slots:
   const child = spawn(process.execPath, [BIN, 'worker', '--join', joinFile, '--engines', 'test', '--data', dataDir, '--slots', `cpu=${slots}`], {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_DATA: '', BACKLOT_TEST_FAULTS: faults },
   });
+  track(child);
   const lines: BenchWorker['lines'] = [];
   let partial = '';
   child.stdout!.on('data', (c: Buffer) => {
