@@ -9,6 +9,7 @@ import { searchBench } from './search';
 import { transcribeBench } from './transcribe';
 import { windowBench } from './window';
 import { cliBench } from './cli';
+import { poolsBench } from './pools';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   snapshotBench,
@@ -26,4 +27,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   transcribeBench,
   windowBench,
   cliBench,
+  poolsBench,
 ];

@@ -27,6 +27,9 @@ export const BENCH_FLAGS = {
   model: { type: 'string' },
   passes: { type: 'string' },
   format: { type: 'string' },
+  workers: { type: 'string' },
+  units: { type: 'string' },
+  lease: { type: 'string' },
 } as const;
 
 export type BenchValues = { [K in keyof typeof BENCH_FLAGS]?: (typeof BENCH_FLAGS)[K]['type'] extends 'string' ? string : boolean };
