@@ -24,6 +24,7 @@ import { searchTranscripts } from '../transcripts/search';
 import { exportItemTranscript, transcriptViewOf } from './transcript-view';
 import { createWindowHandlers, type WindowHandlerOptions } from './window-handlers';
 import { createSpeakerHandlers } from './speakers-handlers';
+import { createPoolHandlers } from './pools-handlers';
 import { MediaTickets } from './media-tickets';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher, options: WindowHandlerOptions = {}): ApiHandlers {
@@ -51,6 +52,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
   return {
     ...createWindowHandlers(host, d, channelSummary, libraryChanged, { ...options, media }),
     ...createSpeakerHandlers(host, media),
+    ...createPoolHandlers(host, path.dirname(host.db.name), () => d.poolsOpen),
 
     'library.list': () => {
       const counts = host.library.itemCounts();

@@ -15,6 +15,7 @@ import { transcriptRecord } from '../transcript/record';
 import { TRANSCRIPT_FORMATS } from '../transcript/render/formats';
 import { windowApi } from './window-contract';
 import { speakersApi } from './speakers-contract';
+import { poolsApi } from './pools-contract';
 
 const operationId = z.enum(OPERATION_IDS);
 const stateCounts = z.object({
@@ -270,6 +271,8 @@ export const API = {
   ...windowApi({ runDto, laneStatus, reason, channelSummary }),
   // The speaker profiles (issue 12) as the window's Speakers view needs them.
   ...speakersApi(),
+  // Pools of other machines (issue 18 §2) as the window's Pools page needs them.
+  ...poolsApi(),
 } as const;
 
 export type ApiMethod = keyof typeof API;
