@@ -400,7 +400,7 @@ export const en = {
     removed: 'The pool {name} is removed.',
     addTitle: 'Add a pool',
     name: 'Name',
-    nameHint: 'Lower-case letters, digits and single dashes, starting with a letter, e.g. studio. It names the lanes: gpu@studio.',
+    nameHint: 'Lower-case letters, digits and single dashes, starting with a letter, e.g. studio. It names the lanes: gpu{\'@\'}studio.',
     lanesPick: 'Lanes it runs',
     slotsOf: 'Slots for {lane}',
     slotsOffered: 'as offered',

@@ -399,7 +399,7 @@ export const hu: Messages = {
     removed: 'A(z) {name} csoport eltávolítva.',
     addTitle: 'Új gépcsoport',
     name: 'Név',
-    nameHint: 'Kisbetűk, számjegyek és egyes kötőjelek, betűvel kezdve, pl. studio. Ez adja a sávok nevét: gpu@studio.',
+    nameHint: 'Kisbetűk, számjegyek és egyes kötőjelek, betűvel kezdve, pl. studio. Ez adja a sávok nevét: gpu{\'@\'}studio.',
     lanesPick: 'Az általa futtatott sávok',
     slotsOf: 'Helyek ehhez: {lane}',
     slotsOffered: 'amennyi van',
