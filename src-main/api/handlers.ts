@@ -25,6 +25,8 @@ import { exportItemTranscript, transcriptViewOf } from './transcript-view';
 import { createWindowHandlers, type WindowHandlerOptions } from './window-handlers';
 import { createSpeakerHandlers } from './speakers-handlers';
 import { createModelHandlers } from './models-handlers';
+import { createPoolHandlers } from './pools-handlers';
+import { PoolStore } from '../pools/pool-store';
 import { MediaTickets } from './media-tickets';
 
 export function createHandlers(host: Host, dispatcher?: Dispatcher, options: WindowHandlerOptions = {}): ApiHandlers {
@@ -34,6 +36,8 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
   const arbiter = () => d.prepare();
   // One history for every call: its statements are prepared once, not on each of the window's reads.
   const history = new RunHistory(host.db);
+  // The declared pool lanes may be paused even before a runtime reports them (docs/pools.md).
+  const pools = new PoolStore(host.db);
   // The item counts are read once per answer (one small read of work_counts), never per channel.
   const summary = (c: ChannelRecord, counts: ReadonlyMap<string, number>, notes = feedNotes(host)): ChannelSummary => ({
     id: c.id, kind: c.kind, platform: c.platform, title: c.title, source: c.kind === 'folder' ? c.source : redactUrl(c.source),
@@ -55,6 +59,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
     ...createWindowHandlers(host, d, channelSummary, libraryChanged, { ...options, media }),
     ...createSpeakerHandlers(host, media),
     ...modelHandlers,
+    ...createPoolHandlers(host, path.dirname(host.db.name), () => d.poolsOpen),
 
     'library.list': () => {
       const counts = host.library.itemCounts();
@@ -92,14 +97,14 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
 
     'lanes.pause': async ({ lane }) => {
       const a = await arbiter();
-      setLanePaused(a, lane, true, host.now(), 'api');
+      setLanePaused(a, lane, true, host.now(), 'api', pools.laneNames());
       host.emit('lanes-changed');
       return { lanes: laneStatuses(a, host.now()) };
     },
 
     'lanes.resume': async ({ lane }) => {
       const a = await arbiter();
-      setLanePaused(a, lane, false, host.now(), 'api');
+      setLanePaused(a, lane, false, host.now(), 'api', pools.laneNames());
       d.wake();
       host.emit('lanes-changed');
       return { lanes: laneStatuses(a, host.now()) };

@@ -148,6 +148,11 @@ export class Dispatcher {
     return this.arbiter;
   }
 
+  /** Whether this host was given a pool runtime (the worker door and transport open at start, docs/pools.md). */
+  get poolsOpen(): boolean {
+    return this.options.poolRuntime !== undefined;
+  }
+
   private poolLanesChanged(): void {
     const pools = this.options.poolRuntime;
     if (!pools || this.stopped) return;

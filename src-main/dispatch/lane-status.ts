@@ -35,10 +35,15 @@ function workerDto(w: PoolWorkerView, base: string): PoolWorkerDto {
   };
 }
 
-/** The one writer of every pause: a lane by its queue key, or "*" for everything. */
-export function setLanePaused(arbiter: Arbiter, lane: string, paused: boolean, now: number, actor: string): void {
-  if (lane !== ALL_LANES && !arbiter.laneKeys().includes(lane)) {
-    throw new BacklotError('UNKNOWN_LANE', `There is no lane "${lane}"; the lanes are ${arbiter.laneKeys().join(', ')} (or * for all).`, { lane });
+/**
+ * The one writer of every pause: a lane by its queue key, or "*" for everything. `declared` adds the
+ * pool lanes the pools table names (PoolStore.laneNames): a process with no pool runtime (the CLI,
+ * a host started before its first pool) still pauses `cpu@studio` for the host that runs it.
+ */
+export function setLanePaused(arbiter: Arbiter, lane: string, paused: boolean, now: number, actor: string, declared: readonly string[] = []): void {
+  const known = [...new Set([...arbiter.laneKeys(), ...declared])];
+  if (lane !== ALL_LANES && !known.includes(lane)) {
+    throw new BacklotError('UNKNOWN_LANE', `There is no lane "${lane}"; the lanes are ${known.join(', ')} (or * for all).`, { lane });
   }
   arbiter.holds.setPaused(lane, paused, now, actor);
 }

@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/connection';
 import type { LaneKey } from '../../src-shared/catalog/lanes';
+import { poolLaneKey } from '../../src-shared/catalog/pool-lanes';
 import type { PathMap, PoolMedia, PoolSpec } from './pool-spec';
 
 export interface PoolRecord extends PoolSpec {
@@ -31,6 +32,11 @@ export class PoolStore {
   get(name: string): PoolRecord | null {
     const row = this.db.prepare('SELECT * FROM pools WHERE name = ?').get(name) as Row | undefined;
     return row ? toRecord(row) : null;
+  }
+
+  /** Every declared pool lane's name (`cpu@studio`), from the rows alone: no transport needed. */
+  laneNames(): string[] {
+    return this.list().flatMap((p) => p.lanes.map((l) => poolLaneKey(l, p.name)));
   }
 
   count(): number {

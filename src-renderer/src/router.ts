@@ -8,6 +8,7 @@ import LanesView from './views/LanesView.vue';
 import RunsView from './views/RunsView.vue';
 import SearchView from './views/SearchView.vue';
 import SpeakersView from './views/SpeakersView.vue';
+import PoolsView from './views/PoolsView.vue';
 import NotFoundView from './views/NotFoundView.vue';
 
 declare module 'vue-router' {
@@ -23,6 +24,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/item/:item', name: 'item', component: ItemView, meta: { title: 'views.item' } },
   { path: '/lanes/:lane?', name: 'lanes', component: LanesView, meta: { title: 'views.lanes' } },
   // The two heaviest views load their code (the chart library, the settings schemas) when opened.
+  { path: '/pools', name: 'pools', component: PoolsView, meta: { title: 'views.pools' } },
   { path: '/rules', name: 'rules', component: () => import('./views/RulesView.vue'), meta: { title: 'views.rules' } },
   { path: '/runs/:run?', name: 'runs', component: RunsView, meta: { title: 'views.runs' } },
   { path: '/search', name: 'search', component: SearchView, meta: { title: 'views.search' } },

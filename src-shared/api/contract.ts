@@ -16,6 +16,7 @@ import { TRANSCRIPT_FORMATS } from '../transcript/render/formats';
 import { windowApi } from './window-contract';
 import { speakersApi } from './speakers-contract';
 import { modelsApi } from './models-contract';
+import { poolsApi } from './pools-contract';
 
 const operationId = z.enum(OPERATION_IDS);
 const stateCounts = z.object({
@@ -273,6 +274,8 @@ export const API = {
   ...speakersApi(),
   // Models by name (issue 22 §2): the catalog, install with progress, remove.
   ...modelsApi(),
+  // Pools of other machines (issue 18 §2) as the window's Pools page needs them.
+  ...poolsApi(),
 } as const;
 
 export type ApiMethod = keyof typeof API;

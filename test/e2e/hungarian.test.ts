@@ -149,6 +149,14 @@ describe('the window in Hungarian', () => {
     await page.locator('.speaker-name').first().waitFor();
     found['speakers'] = await englishOn(page, fragments);
 
+    await page.goto(serve.at('#/pools'));
+    await page.getByRole('heading', { level: 1, name: 'Gépcsoportok' }).waitFor();
+    await page.getByTestId('pools-empty').waitFor();
+    // A chosen lane shows its slots field too.
+    await page.locator('input[data-lane="cpu"]').check();
+    await page.locator('input[data-slots="cpu"]').waitFor();
+    found['pools'] = await englishOn(page, fragments);
+
     await page.goto(serve.at('#/lanes'));
     await page.locator('section.lane').first().waitFor();
     await page.locator('section.spend').waitFor();

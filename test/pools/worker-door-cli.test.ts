@@ -100,6 +100,41 @@ describe('the worker door of backlot serve and run', () => {
     expect(taken.err).toMatch(/^backlot: WORKER_DOOR_LISTEN_FAILED: The worker door cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
   }, SPAWNS);
 
+  it('backlot lanes pause cpu@attic from another process holds that lane of the serving host', async () => {
+    const data = newLibrary('pause-pool-lane');
+    const doorPort = await freePort();
+    const join = path.join(root, 'pause.join');
+    expect(backlot(['pool', 'add', 'attic', '--lanes', 'cpu', '--redis', redis.adminUrl, '--worker-listen', `127.0.0.1:${doorPort}`, '--join-file', join, '--data', data]).code).toBe(0);
+    const child = startServe(data, ['--worker-listen', `127.0.0.1:${doorPort}`]);
+    const url = new URL((await waitForLine(child, /Backlot is serving at \S+\n/)).replace('Backlot is serving at ', '').trim());
+    type Lane = { lane: string; paused: boolean; hold: { code: string } | null };
+    const lanes = async (): Promise<Lane[]> => {
+      const r = await fetch(new URL('/api/lanes.list', url), { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer door-cli-token-123' }, body: '{}' });
+      expect(r.status).toBe(200);
+      return ((await r.json()) as { lanes: Lane[] }).lanes;
+    };
+    // The CLI process has no pool runtime; it knows the lane's name from the pools table.
+    const pause = backlot(['lanes', 'pause', 'cpu@attic', '--data', data]);
+    expect(pause.err).toBe('');
+    expect(pause.code).toBe(0);
+    // The host reads the pause when it notices the other process's write; wait for that state, not a time.
+    let studio: Lane | undefined;
+    while (!(studio = (await lanes()).find((l) => l.lane === 'cpu@attic'))?.paused) await new Promise((r) => setTimeout(r, 100));
+    expect(studio).toMatchObject({ paused: true, hold: { code: 'LANE_PAUSED' } });
+    expect((await lanes()).find((l) => l.lane === 'cpu')).toMatchObject({ paused: false });
+    expect(backlot(['lanes', 'resume', 'cpu@attic', '--data', data]).code).toBe(0);
+    while ((studio = (await lanes()).find((l) => l.lane === 'cpu@attic'))?.paused !== false) await new Promise((r) => setTimeout(r, 100));
+    expect(studio?.hold?.code).not.toBe('LANE_PAUSED');
+    // (Its own pool name: the Redis of this file still has the first test's studio user.)
+    // A lane no pool declares is still refused with its code.
+    const unknown = backlot(['lanes', 'pause', 'gpu@attic', '--data', data]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.err).toMatch(/UNKNOWN_LANE: There is no lane "gpu@attic"; the lanes are .*cpu@attic/);
+    process.kill(child.pid!, 'SIGTERM');
+    expect(await exitOf(child)).toBe(0);
+    serve = null;
+  }, SPAWNS);
+
   it('serve opens no worker door when the library has no pool', async () => {
     const data = newLibrary('no-pool');
     const doorPort = await freePort();

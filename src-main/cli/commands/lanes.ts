@@ -4,6 +4,7 @@ import type { Command } from './index';
 import { CliUsageError, parseCommandArgs } from '../args';
 import { withApp } from '../app';
 import { laneStatuses, setLanePaused } from '../../dispatch/lane-status';
+import { PoolStore } from '../../pools/pool-store';
 import type { LaneStatusDto } from '../../../src-shared/api/contract';
 import { EN } from '../../shells/electron/text/en';
 import { formattersFor, type Formatters } from '../../shells/electron/text/desktop-text';
@@ -44,7 +45,7 @@ export const lanesCommand: Command = {
     return withApp(values.data, async (app) => {
       const arbiter = await app.dispatcher.prepare();
       const now = app.host.now();
-      if (verb !== 'list') setLanePaused(arbiter, lane!, verb === 'pause', now, 'cli');
+      if (verb !== 'list') setLanePaused(arbiter, lane!, verb === 'pause', now, 'cli', new PoolStore(app.host.db).laneNames());
       const lanes = laneStatuses(arbiter, now);
       if (values.json) {
         process.stdout.write(`${JSON.stringify({ lanes })}\n`);
