@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, createLibrary, dispatchingApp, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost } from './fixtures';
+import { cli, createLibrary, dispatchingApp, removeTempDirs, rss, serveBytes, serveText, startServer, tempDir, whenHost, type Route } from './fixtures';
 import { explain } from '../../src-main/explain/explain';
 import type { HostNotice } from '../../src-shared/notices/notice';
 
@@ -17,6 +17,24 @@ afterAll(() => {
   for (const m of mounts) execFileSync('umount', ['-l', m]);
   removeTempDirs();
 });
+
+/** A response of `mb` random MiB without a Content-Length, written as fast as the client reads. */
+function unannounced(mb: number): Route {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': 'audio/mpeg' });
+    const chunk = randomBytes(1 << 20);
+    let sent = 0;
+    const pump = () => {
+      while (sent < mb) {
+        sent++;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    res.on('error', () => undefined);
+    pump();
+  };
+}
 
 describe('a disk that fills mid-download', () => {
   it('removes the partial, requeues the item, shuts the gate, notifies, and loses nothing else', { timeout: 240_000 }, async () => {
@@ -28,20 +46,7 @@ describe('a disk that fills mid-download', () => {
     const small = randomBytes(200_000);
     server.route('/m/small.mp3', serveBytes(small));
     // 40 MB without a Content-Length: nothing can be reserved or checked before the bytes arrive.
-    server.route('/m/huge.mp3', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'audio/mpeg' });
-      const chunk = randomBytes(1 << 20);
-      let sent = 0;
-      const pump = () => {
-        while (sent < 40) {
-          sent++;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      res.on('error', () => undefined);
-      pump();
-    });
+    server.route('/m/huge.mp3', unannounced(40));
     server.route('/feed.xml', serveText(rss('Full', [
       { guid: 'small', title: 'small', url: `${server.url}/m/small.mp3`, length: small.length, pubDate: 'Tue, 02 Jan 2024 10:00:00 GMT' },
       { guid: 'huge', title: 'huge', url: `${server.url}/m/huge.mp3`, pubDate: 'Mon, 01 Jan 2024 10:00:00 GMT' },
@@ -87,20 +92,7 @@ describe('a disk that fills mid-download', () => {
     const server = await startServer();
     const small = randomBytes(300_000);
     server.route('/m/small.mp3', serveBytes(small));
-    server.route('/m/huge.mp3', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'audio/mpeg' });
-      const chunk = randomBytes(1 << 20);
-      let sent = 0;
-      const pump = () => {
-        while (sent < 40) {
-          sent++;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      res.on('error', () => undefined);
-      pump();
-    });
+    server.route('/m/huge.mp3', unannounced(40));
     // The unannounced one is the newest: it goes first, fails, and heads the leaf again.
     server.route('/feed.xml', serveText(rss('Full', [
       { guid: 'huge', title: 'huge', url: `${server.url}/m/huge.mp3`, pubDate: 'Tue, 02 Jan 2024 10:00:00 GMT' },

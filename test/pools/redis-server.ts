@@ -1,7 +1,7 @@
 // Tests of the pools start their own redis-server (docs/pools.md "Tests"): a free port, a temporary
 // folder, an admin user with a password and the default user off; stopped by its PID.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from '../../src-main/bench/pools-rig';
 
 export interface TestRedis {
   port: number;
@@ -12,16 +12,8 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A port free on 127.0.0.1 now: the bench's own (src-main/bench/pools-rig.ts). */
+export { freePort };
 
 /** Resolves once the child's output matches `ready`; rejects with its output if it exits first. */
 export function waitForLine(child: ChildProcess, ready: RegExp): Promise<string> {
