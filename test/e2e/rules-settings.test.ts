@@ -171,7 +171,7 @@ describe('languages, themes and the keyboard', () => {
     await page.getByTestId('language').selectOption('hu');
     await page.getByRole('heading', { level: 1, name: 'Sávok és munka' }).waitFor();
     expect(await page.locator('html').getAttribute('lang')).toBe('hu');
-    expect(await page.getByRole('navigation', { name: 'Nézetek' }).getByRole('link').allTextContents()).toEqual(['Könyvtár', 'Keresés', 'Beszélők', 'Sávok és munka', 'Szabályok', 'Futások', 'Beállítások']);
+    expect(await page.getByRole('navigation', { name: 'Nézetek' }).getByRole('link').allTextContents()).toEqual(['Könyvtár', 'Keresés', 'Beszélők', 'Sávok és munka', 'Gépcsoportok', 'Szabályok', 'Futások', 'Beállítások']);
     expect(await page.locator('section.lane[data-lane="cpu"] .lane-hold').textContent()).toBe('Minden mással együtt szüneteltetve: semmi új nem indul, amíg mindent nem folytatsz.');
     await page.getByTestId('announcer').filter({ hasText: 'Az ablak most magyar nyelvű.' }).waitFor();
     expect(await page.title()).toBe('Sávok és munka · Backlot');
