@@ -36,30 +36,40 @@ function unannounced(mb: number): Route {
   };
 }
 
+/**
+ * A feed library on a 12 MB tmpfs with one download slot: a small episode whose size is announced
+ * and a 40 MB one whose size is not (the newest of the two when `hugeNewest`), with its host dispatching.
+ */
+async function smallDiskFeed(smallBytes: number, hugeNewest: boolean) {
+  const data = tempDir('tmpfs');
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', data]);
+  mounts.push(data);
+  createLibrary(data);
+  const server = await startServer();
+  const small = randomBytes(smallBytes);
+  server.route('/m/small.mp3', serveBytes(small));
+  server.route('/m/huge.mp3', unannounced(40));
+  const [newer, older] = ['Tue, 02 Jan 2024 10:00:00 GMT', 'Mon, 01 Jan 2024 10:00:00 GMT'];
+  server.route('/feed.xml', serveText(rss('Full', [
+    { guid: 'small', title: 'small', url: `${server.url}/m/small.mp3`, length: small.length, pubDate: hugeNewest ? older : newer },
+    { guid: 'huge', title: 'huge', url: `${server.url}/m/huge.mp3`, pubDate: hugeNewest ? newer : older },
+  ])));
+  for (const [k, v] of [['politeness.minIntervalS', '0'], ['diskGate.shutBelowBytes', '0'], ['diskGate.drainingBelowBytes', '0'], ['lanes.download.slots', '1']]) {
+    expect((await cli(['settings', 'set', k, v, '--data', data])).stderr).toBe('');
+  }
+  const added = await cli(['library', 'add', `${server.url}/feed.xml`, '--data', data, '--json']);
+  expect(added.stderr).toBe('');
+  const channel = (JSON.parse(added.stdout) as { channel: { id: string } }).channel.id;
+  const app = await dispatchingApp(data);
+  const notices: HostNotice[] = [];
+  app.host.onEvent((e) => { if (typeof e === 'object' && e.event === 'notice') notices.push(e.notice); });
+  return { data, server, small, channel, app, notices };
+}
+
 describe('a disk that fills mid-download', () => {
   it('removes the partial, requeues the item, shuts the gate, notifies, and loses nothing else', { timeout: 240_000 }, async () => {
-    const data = tempDir('tmpfs');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', data]);
-    mounts.push(data);
-    createLibrary(data);
-    const server = await startServer();
-    const small = randomBytes(200_000);
-    server.route('/m/small.mp3', serveBytes(small));
     // 40 MB without a Content-Length: nothing can be reserved or checked before the bytes arrive.
-    server.route('/m/huge.mp3', unannounced(40));
-    server.route('/feed.xml', serveText(rss('Full', [
-      { guid: 'small', title: 'small', url: `${server.url}/m/small.mp3`, length: small.length, pubDate: 'Tue, 02 Jan 2024 10:00:00 GMT' },
-      { guid: 'huge', title: 'huge', url: `${server.url}/m/huge.mp3`, pubDate: 'Mon, 01 Jan 2024 10:00:00 GMT' },
-    ])));
-    for (const [k, v] of [['politeness.minIntervalS', '0'], ['diskGate.shutBelowBytes', '0'], ['diskGate.drainingBelowBytes', '0'], ['lanes.download.slots', '1']]) {
-      expect((await cli(['settings', 'set', k, v, '--data', data])).stderr).toBe('');
-    }
-    const added = await cli(['library', 'add', `${server.url}/feed.xml`, '--data', data, '--json']);
-    expect(added.stderr).toBe('');
-    const channel = (JSON.parse(added.stdout) as { channel: { id: string } }).channel.id;
-    const app = await dispatchingApp(data);
-    const notices: HostNotice[] = [];
-    app.host.onEvent((e) => { if (typeof e === 'object' && e.event === 'notice') notices.push(e.notice); });
+    const { data, server, small, channel, app, notices } = await smallDiskFeed(200_000, false);
     try {
       const shut = await whenHost(app, 'the disk-gate-shut notice', () => notices.find((n) => n.kind === 'disk-gate-shut'), 90_000);
       expect(shut).toMatchObject({ code: 'DISK_GATE', params: { mode: 'shut', reason: 'ENOSPC' } });
@@ -85,28 +95,8 @@ describe('a disk that fills mid-download', () => {
     }
   });
   it('after the ENOSPC, an episode whose announced size fits still downloads while the unknown size waits (issue 23 item 12)', { timeout: 240_000 }, async () => {
-    const data = tempDir('tmpfs');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', data]);
-    mounts.push(data);
-    createLibrary(data);
-    const server = await startServer();
-    const small = randomBytes(300_000);
-    server.route('/m/small.mp3', serveBytes(small));
-    server.route('/m/huge.mp3', unannounced(40));
     // The unannounced one is the newest: it goes first, fails, and heads the leaf again.
-    server.route('/feed.xml', serveText(rss('Full', [
-      { guid: 'huge', title: 'huge', url: `${server.url}/m/huge.mp3`, pubDate: 'Tue, 02 Jan 2024 10:00:00 GMT' },
-      { guid: 'small', title: 'small', url: `${server.url}/m/small.mp3`, length: small.length, pubDate: 'Mon, 01 Jan 2024 10:00:00 GMT' },
-    ])));
-    for (const [k, v] of [['politeness.minIntervalS', '0'], ['diskGate.shutBelowBytes', '0'], ['diskGate.drainingBelowBytes', '0'], ['lanes.download.slots', '1']]) {
-      expect((await cli(['settings', 'set', k, v, '--data', data])).stderr).toBe('');
-    }
-    const added = await cli(['library', 'add', `${server.url}/feed.xml`, '--data', data, '--json']);
-    expect(added.stderr).toBe('');
-    const channel = (JSON.parse(added.stdout) as { channel: { id: string } }).channel.id;
-    const app = await dispatchingApp(data);
-    const notices: HostNotice[] = [];
-    app.host.onEvent((e) => { if (typeof e === 'object' && e.event === 'notice') notices.push(e.notice); });
+    const { server, small, channel, app, notices } = await smallDiskFeed(300_000, true);
     try {
       await whenHost(app, 'the disk-gate-shut notice', () => notices.find((n) => n.kind === 'disk-gate-shut'), 90_000);
       const items = app.host.library.itemsOfChannel(channel);
