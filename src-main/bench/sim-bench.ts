@@ -7,8 +7,12 @@ import { percentile } from '../sim/metrics';
 import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';
 import { generateCorpus } from '../../src-shared/corpus/generate';
 import { profileStatements, type StatementCost } from './statement-profile';
+import { perChannelTree } from './per-channel-tree';
+
+export type PickBenchTree = 'default' | 'per-channel';
 
 export interface PickBench {
+  tree: PickBenchTree;
   items: number;
   channels: number;
   seed: number;
@@ -24,11 +28,16 @@ export interface PickBench {
   statements?: { usPerPick: number; top: StatementCost[] };
 }
 
-/** Drains a generated backlog with every operation enabled and the default tree, metrics only. */
-export function benchPicks(o: { items: number; channels: number; seed: number; statements?: boolean }): PickBench {
+/**
+ * Drains a generated backlog with every operation enabled, metrics only: the default tree, or a
+ * leaf per channel for two postures and three operations (per-channel-tree.ts).
+ */
+export function benchPicks(o: { items: number; channels: number; seed: number; statements?: boolean; tree?: PickBenchTree }): PickBench {
+  const tree = o.tree ?? 'default';
   const t0 = performance.now();
   const scenario = parseScenario({
     generate: { seed: o.seed, channels: o.channels, items: o.items, durationS: { min: 60, max: 10800 }, have: { download: 0.7, transcribe: 0.4 } },
+    ...(tree === 'per-channel' ? { tree: perChannelTree(o.channels) } : {}),
     trace: false,
   });
   const pickMs: number[] = [];
@@ -45,7 +54,7 @@ export function benchPicks(o: { items: number; channels: number; seed: number; s
   pickMs.sort((a, b) => a - b);
   const picks = out.metrics.picks;
   return {
-    items: o.items, channels: o.channels, seed: o.seed, picks, wallMs: out.metrics.wallMs,
+    tree, items: o.items, channels: o.channels, seed: o.seed, picks, wallMs: out.metrics.wallMs,
     picksPerSecond: Math.round(picks / (out.metrics.wallMs / 1000)),
     pickP50Ms: round3(percentile(pickMs, 0.5)), pickP99Ms: round3(percentile(pickMs, 0.99)),
     loadMs: Math.round(totalMs - out.metrics.wallMs),
