@@ -19,6 +19,12 @@ export interface PickBench {
   picks: number;
   wallMs: number;
   picksPerSecond: number;
+  /**
+   * The process's CPU time (user + system, all threads) from the loaded library to the drained end,
+   * and picks per CPU second: the figure a busy machine does not inflate (absent with `statements`).
+   */
+  cpuMs?: number;
+  picksPerCpuSecond?: number;
   pickP50Ms: number;
   pickP99Ms: number;
   loadMs: number;
@@ -42,13 +48,17 @@ export function benchPicks(o: { items: number; channels: number; seed: number; s
   });
   const pickMs: number[] = [];
   let profile: { usPerPick: number; top: StatementCost[] } | undefined;
+  let cpuMs: number | undefined;
   let out;
   if (o.statements) {
     const p = profileStatements((startMeasuring) => simulate(scenario, { onPickMs: (ms) => pickMs.push(ms), onRunStart: startMeasuring }), (r) => r.metrics.picks);
     out = p.result;
     profile = { usPerPick: p.usPerPick, top: p.statements.slice(0, 16) };
   } else {
-    out = simulate(scenario, { onPickMs: (ms) => pickMs.push(ms) });
+    let cpu0: NodeJS.CpuUsage | undefined;
+    out = simulate(scenario, { onPickMs: (ms) => pickMs.push(ms), onRunStart: () => { cpu0 = process.cpuUsage(); } });
+    const cpu = process.cpuUsage(cpu0);
+    cpuMs = Math.round((cpu.user + cpu.system) / 1000);
   }
   const totalMs = performance.now() - t0;
   pickMs.sort((a, b) => a - b);
@@ -56,6 +66,7 @@ export function benchPicks(o: { items: number; channels: number; seed: number; s
   return {
     tree, items: o.items, channels: o.channels, seed: o.seed, picks, wallMs: out.metrics.wallMs,
     picksPerSecond: Math.round(picks / (out.metrics.wallMs / 1000)),
+    ...(cpuMs !== undefined ? { cpuMs, picksPerCpuSecond: Math.round(picks / (cpuMs / 1000)) } : {}),
     pickP50Ms: round3(percentile(pickMs, 0.5)), pickP99Ms: round3(percentile(pickMs, 0.99)),
     loadMs: Math.round(totalMs - out.metrics.wallMs),
     rssMb: Math.round(process.memoryUsage().rss / 1048576),
