@@ -31,6 +31,8 @@ export interface PreviewBench {
   runMs: number;
   /** scenarioMs + runMs: what a person waits for. */
   totalMs: number;
+  /** The process's CPU time over the same span, every thread (the two workers) included. */
+  cpuMs: number;
   picks: { current: number; edited: number };
   endS: { current: number; edited: number };
 }
@@ -70,11 +72,14 @@ export async function runPreviewBench(o: { items: number; channels: number; seed
         settings: defaultSettings(), freeBytes: null, spentUsd: 0,
       };
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       const built = previewScenario(host.db, live, o.maxItems);
       const t1 = performance.now();
       const result = await runPreview(built, defaultPolicyTree(), changedTree());
       const t2 = performance.now();
+      const cpu = process.cpuUsage(cpu0);
       return {
+        cpuMs: Math.round((cpu.user + cpu.system) / 1000),
         items: result.library.items, channels: result.library.channels, simulatedItems: result.library.simulatedItems, scale: result.library.scale,
         loadMs, scenarioMs: Math.round(t1 - t0), runMs: Math.round(t2 - t1), totalMs: Math.round(t2 - t0),
         picks: { current: result.current.picks, edited: result.edited.picks },

@@ -15,7 +15,7 @@ export const previewBench: Benchmark = {
     });
     print(values, r, () => [
       `${r.items} items in ${r.channels} channels${r.loadMs > 0 ? ` (built in ${r.loadMs} ms)` : ''}; simulated ${r.simulatedItems}${r.scale > 1 ? ` (times ×${r.scale})` : ''}`,
-      `preview: ${r.totalMs} ms (scenario ${r.scenarioMs} ms, both trees ${r.runMs} ms); picks ${r.picks.current} / ${r.picks.edited}; end ${r.endS.current} s / ${r.endS.edited} s`,
+      `preview: ${r.totalMs} ms, ${r.cpuMs} ms of CPU (scenario ${r.scenarioMs} ms, both trees ${r.runMs} ms); picks ${r.picks.current} / ${r.picks.edited}; end ${r.endS.current} s / ${r.endS.edited} s`,
     ].join('\n'));
   },
 };
