@@ -129,7 +129,7 @@ function plainPage(db: Db, q: ItemQuery, sort: ItemSort, scope: Scope): { total:
   return { total, rows };
 }
 
-/** The states work_by_held_state indexes (migration 18): those off the pick path. */
+/** The states work_by_held_state indexes (migration 20): those off the pick path. */
 const HELD_STATES: readonly WorkState[] = ['stale', 'deferred', 'missing-input'];
 const ALL_STATES: readonly WorkState[] = ['done', 'stale', 'missing', 'blocked', 'missing-input', 'deferred'];
 

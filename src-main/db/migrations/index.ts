@@ -18,7 +18,7 @@ import { sql as window } from './014-window';
 import { sql as feedNote } from './015-feed-note';
 import { sql as pools } from './016-pools';
 import { sql as publisherTranscripts } from './017-publisher-transcripts';
-import { sql as heldStateIndex } from './018-held-state-index';
+import { sql as heldStateIndex } from './020-held-state-index';
 
 export interface Migration {
   version: number;
@@ -49,5 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   // The publisher's own transcripts (docs/transcripts.md).
   { version: 17, name: 'publisher-transcripts', sql: publisherTranscripts },
   // The state filter's index off the pick path (docs/benchmarks.md "Pick throughput").
-  { version: 18, name: 'held-state-index', sql: heldStateIndex },
+  { version: 20, name: 'held-state-index', sql: heldStateIndex },
 ];
