@@ -18,11 +18,15 @@ import { sql as window } from './014-window';
 import { sql as feedNote } from './015-feed-note';
 import { sql as pools } from './016-pools';
 import { sql as publisherTranscripts } from './017-publisher-transcripts';
+import { sql as searchPairs, backfill as backfillSearchPairs } from './018-search-pairs';
+import type { Db } from '../connection';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Rows the new schema derives from what a library already holds, in the migration's transaction. */
+  backfill?: (db: Db) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -47,4 +51,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'pools', sql: pools },
   // The publisher's own transcripts (docs/transcripts.md).
   { version: 17, name: 'publisher-transcripts', sql: publisherTranscripts },
+  // The word-pair index for phrase search (docs/transcripts.md "Pairs").
+  { version: 18, name: 'search-pairs', sql: searchPairs, backfill: backfillSearchPairs },
 ];
