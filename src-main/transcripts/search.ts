@@ -1,7 +1,7 @@
 // Library-wide transcript search (docs/transcripts.md "Search"): the typed query becomes an FTS5
-// expression on segment text, the channel and speaker filters become terms of the index's scope
-// column (so FTS5 ranks only what passes them), and the best-ranked segments (bm25) come back with
-// their item, channel, title, times and the speaker's current label.
+// expression on segment text (on the word-pair index when it is all phrases), the channel and
+// speaker filters become terms of the index's scope column, and the best-ranked segments (bm25)
+// come back with their item, channel, title, times and the speaker's current label.
 import type { Db } from '../db/connection';
 import { BacklotError } from '../../src-shared/errors';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, ftsExpression, parseSearchQuery, type SearchQueryNode, type SearchTerm } from '../../src-shared/search/query';
