@@ -37,9 +37,14 @@ export interface WordReader {
 
 const READERS = new WeakMap<Db, WordReader>();
 
+/**
+ * The connection's reader. Its scratch table is created on first use; created inside a transaction
+ * it would go with a rollback, so a reader made there serves that transaction only and is not kept.
+ */
 export function wordReader(db: Db): WordReader {
   let reader = READERS.get(db);
   if (reader) return reader;
+  const keep = !db.inTransaction;
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_words USING fts5(t, content = '', tokenize = '${TEXT_TOKENIZER}');
            CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_words_at USING fts5vocab(temp, search_words, instance);`);
   const insert = db.prepare('INSERT INTO temp.search_words (rowid, t) VALUES (?, ?)');
@@ -55,7 +60,7 @@ export function wordReader(db: Db): WordReader {
       return out;
     },
   };
-  READERS.set(db, reader);
+  if (keep) READERS.set(db, reader);
   return reader;
 }
 

@@ -154,6 +154,27 @@ describe('the fast search answers as the search before it', () => {
   });
 });
 
+describe('the pair index\'s writer', () => {
+  it('keeps indexing after the first transcript a process indexed was rolled back', () => {
+    const h = openHost(tempDir('rollback-first'));
+    try {
+      addChannel(h, 'news');
+      addItem(h, 'news', 'a', 'A');
+      addItem(h, 'news', 'b', 'B');
+      // The first index of this connection (its scratch table made inside it) rolls back.
+      expect(() => h.transaction(() => {
+        indexTranscript(h, 'a', recordOf([segmentOf('Rolled back words here.', 0)]), source);
+        throw new Error('the commit failed');
+      })).toThrow(/commit failed/);
+      indexTranscript(h, 'b', recordOf([segmentOf('Kept words stay here.', 0)]), source);
+      expect(searchTranscripts(h.searchDb, '"kept words"').map((x) => x.item)).toEqual(['b']);
+      expect(searchTranscripts(h.searchDb, '"rolled back"')).toEqual([]);
+    } finally {
+      h.close();
+    }
+  });
+});
+
 describe('a library indexed before the pair index', () => {
   it('gets every segment\'s pair row when it is upgraded, and answers as before', () => {
     const old = tempDir('before-pairs');
