@@ -2,7 +2,7 @@
 // as the search index's own tokenizer reads them, written as adjacent pairs ("last_year year_was
 // was_"), one pair per word, so a phrase is looked up as one or a few pair tokens instead of being
 // checked position by position in every segment holding its words. Shared by the migration's
-// backfill (src-main/db/migrations/018-search-pairs.ts) and the index's writer.
+// backfill (src-main/db/migrations/019-search-pairs.ts) and the index's writer.
 import { Buffer } from 'node:buffer';
 import type { Db } from './connection';
 

@@ -180,9 +180,9 @@ describe('a library indexed before the pair index', () => {
     const old = tempDir('before-pairs');
     let h = openHost(old);
     buildLibrary(h);
-    // Back to version 17: no pair index.
+    // Back to version 18: no pair index.
     h.db.exec('DROP TABLE search_pairs');
-    h.db.pragma('user_version = 17');
+    h.db.pragma('user_version = 18');
     h.close();
     h = openHost(old);
     try {

@@ -18,7 +18,7 @@ import { sql as window } from './014-window';
 import { sql as feedNote } from './015-feed-note';
 import { sql as pools } from './016-pools';
 import { sql as publisherTranscripts } from './017-publisher-transcripts';
-import { sql as searchPairs, backfill as backfillSearchPairs } from './018-search-pairs';
+import { sql as searchPairs, backfill as backfillSearchPairs } from './019-search-pairs';
 import type { Db } from '../connection';
 
 export interface Migration {
@@ -52,5 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   // The publisher's own transcripts (docs/transcripts.md).
   { version: 17, name: 'publisher-transcripts', sql: publisherTranscripts },
   // The word-pair index for phrase search (docs/transcripts.md "Pairs").
-  { version: 18, name: 'search-pairs', sql: searchPairs, backfill: backfillSearchPairs },
+  { version: 19, name: 'search-pairs', sql: searchPairs, backfill: backfillSearchPairs },
 ];
