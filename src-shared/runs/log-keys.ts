@@ -8,7 +8,8 @@ export type LogParam = string | number | boolean | null;
 export type LogParams = Readonly<Record<string, LogParam>>;
 
 const s = (n: number, digits = 2): string => n.toFixed(digits);
-const trackWhy: Record<string, string> = {
+/** Why a file's audio track was chosen (src-main/library/audio-track.ts). */
+const TRACK_WHY: Readonly<Record<string, string>> = {
   only: '',
   default: " (the file's default track)",
   'first-with-sound': ' (the first with sound; the default track is silent or none is marked)',
@@ -16,10 +17,11 @@ const trackWhy: Record<string, string> = {
 };
 
 /**
- * The English sentence of each key, from its parameters. A parameter named after a count noun
- * (`segments`, `speakers`, ...) is said with its plural in the window (`runLog.counts`); `operation`,
- * `lane` and `code` are said through the window's names and reason sentences; `title` is a person's
- * title for the item whose id is `item`.
+ * The English sentence of each key, from its parameters. A line that reads differently by a flag is
+ * two keys (`decoderLoaded`, `decoderKept`), so each message is one sentence with no condition in it.
+ * A parameter named after a count noun (`segments`, `speakers`, ...) is said with its plural in the
+ * window (`runLog.counts`); `operation`, `lane` and `code` through the window's names and reason
+ * sentences; `title` is the title of the item whose id is `item`.
  */
 const ENGLISH = {
   // The arbiter (src-main/arbiter/arbiter.ts).
@@ -29,31 +31,38 @@ const ENGLISH = {
   // The pools (src-main/pools/transport/pool-transport.ts).
   poolSent: (p: { pool: string; lane: string; job: string }) => `unit sent to pool ${p.pool} (${p.lane}@${p.pool}), job ${p.job}`,
   // The folder scan (src-main/engines/folder-scan/adapter.ts).
-  scanSummary: (p: { added: number; changed: number; removed: number; unchanged: number; unreadable: number }) =>
-    `${p.added} added, ${p.changed} changed, ${p.removed} removed, ${p.unchanged} unchanged${p.unreadable ? `, ${p.unreadable} unreadable` : ''}`,
+  scanSummary: (p: { added: number; changed: number; removed: number; unchanged: number }) =>
+    `${p.added} added, ${p.changed} changed, ${p.removed} removed, ${p.unchanged} unchanged`,
+  scanSummaryUnreadable: (p: { added: number; changed: number; removed: number; unchanged: number; unreadable: number }) =>
+    `${p.added} added, ${p.changed} changed, ${p.removed} removed, ${p.unchanged} unchanged, ${p.unreadable} unreadable`,
   scanWarning: (p: { file: string; code: string; message: string }) => p.message,
   // Listings and downloads.
   feedListed: (p: { entries: number }) => `the feed lists ${p.entries} entries`,
   feedUnchanged: () => 'the feed has not changed (304)',
   feedNote: (p: { note: string }) => p.note,
-  listingNew: (p: { entries: number; stopped: boolean }) => `${p.entries} new entries${p.stopped ? ' (stopped at the first known one)' : ''}`,
+  listingNew: (p: { entries: number }) => `${p.entries} new entries`,
+  listingNewStopped: (p: { entries: number }) => `${p.entries} new entries (stopped at the first known one)`,
   sizeAnnounced: (p: { bytes: number }) => `yt-dlp announces ${p.bytes} bytes`,
-  downloaded: (p: { bytes: number; resumedFrom: number }) => `downloaded ${p.bytes} bytes${p.resumedFrom > 0 ? ` (resumed from ${p.resumedFrom})` : ''}`,
+  downloaded: (p: { bytes: number }) => `downloaded ${p.bytes} bytes`,
+  downloadedResumed: (p: { bytes: number; resumedFrom: number }) => `downloaded ${p.bytes} bytes (resumed from ${p.resumedFrom})`,
   // Transcription (src-main/engines/transcribe-kit, the decoders).
-  audioTrack: (p: { track: number; of: number; why: string }) => `decoding audio track ${p.track} of ${p.of}${trackWhy[p.why] ?? ''}`,
+  audioTrack: (p: { track: number; of: number; why: 'only' | 'default' | 'first-with-sound' | 'no-sound' }) =>
+    `decoding audio track ${p.track} of ${p.of}${TRACK_WHY[p.why] ?? ''}`,
   checkpointResumed: (p: { chunks: number; atS: number }) =>
     `checkpoint: resuming at chunk ${p.chunks} (${s(p.atS)} s), ${p.chunks} chunk(s) already done`,
   checkpointNone: () => 'checkpoint: none, starting at 0.00 s',
-  chunkDone: (p: { chunk: number; startS: number; endS: number; words: number; silent: boolean }) =>
-    `chunk ${p.chunk} done: ${s(p.startS)}-${s(p.endS)} s, ${p.silent ? 'silent' : `${p.words} word(s)`}`,
+  chunkDone: (p: { chunk: number; startS: number; endS: number; words: number }) => `chunk ${p.chunk} done: ${s(p.startS)}-${s(p.endS)} s, ${p.words} word(s)`,
+  chunkSilent: (p: { chunk: number; startS: number; endS: number }) => `chunk ${p.chunk} done: ${s(p.startS)}-${s(p.endS)} s, silent`,
   noSpeech: () => 'no speech found: the audio has sound, but no word was recognised in it',
-  decoder: (p: { engine: string; loaded: boolean }) => `decoder: ${p.engine}${p.loaded ? ' (loaded)' : ' (kept loaded from an earlier job)'}`,
-  decoderModel: (p: { engine: string; model: string; loaded: boolean }) =>
-    `decoder: ${p.engine}, model ${p.model}${p.loaded ? ' (loaded)' : ' (kept loaded from an earlier job)'}`,
+  decoderLoaded: (p: { engine: string }) => `decoder: ${p.engine} (loaded)`,
+  decoderKept: (p: { engine: string }) => `decoder: ${p.engine} (kept loaded from an earlier job)`,
+  decoderModelLoaded: (p: { engine: string; model: string }) => `decoder: ${p.engine}, model ${p.model} (loaded)`,
+  decoderModelKept: (p: { engine: string; model: string }) => `decoder: ${p.engine}, model ${p.model} (kept loaded from an earlier job)`,
   buildFallback: (p: { build: string; reason: string }) => `whisper.cpp: the ${p.build} build cannot load here (${p.reason}); running the CPU build`,
   // The publisher's and the platform's transcripts (src-main/engines/publisher-transcript).
   upstreamSaid: (p: { tool: string; text: string }) => p.text,
-  subtitlesFetched: (p: { file: string; automatic: boolean }) => `subtitles: ${p.file}${p.automatic ? ' (automatic captions)' : ''}`,
+  subtitlesFetched: (p: { file: string }) => `subtitles: ${p.file}`,
+  captionsFetched: (p: { file: string }) => `subtitles: ${p.file} (automatic captions)`,
   transcriptConverted: (p: { segments: number; words: number; estimated: number }) =>
     `${p.segments} segment(s), ${p.words} word(s), ${p.estimated} with estimated times`,
   sourceConverted: () => "the source's transcript is converted; now the local one",
@@ -70,11 +79,13 @@ const ENGLISH = {
   digestPlan: (p: { sentences: number; parts: number; requests: number; boundUsd: number }) =>
     `${p.sentences} sentences in ${p.parts} part(s), ${p.requests} request(s) at most; bound $${s(p.boundUsd, 6)}`,
   usageMissing: (p: { label: string; boundUsd: number }) => `${p.label}: the answer's usage is no count; charged at the request's bound, $${s(p.boundUsd, 6)}`,
-  requestRetried: (p: { status: number | null; attempt: number; waitS: number }) =>
-    `HTTP ${p.status ?? 'unreachable'}; attempt ${p.attempt} is tried again in ${p.waitS} s`,
+  requestRetried: (p: { status: number; attempt: number; waitS: number }) => `HTTP ${p.status}; attempt ${p.attempt} is tried again in ${p.waitS} s`,
+  requestUnreachable: (p: { attempt: number; waitS: number }) => `HTTP unreachable; attempt ${p.attempt} is tried again in ${p.waitS} s`,
   spentLocal: (p: { requests: number; inputTokens: number; outputTokens: number }) => `${p.requests} request(s), ${p.inputTokens} tokens in, ${p.outputTokens} out`,
-  spentRemote: (p: { requests: number; inputTokens: number; outputTokens: number; estimated: boolean; usd: number }) =>
-    `${p.requests} request(s), ${p.inputTokens} tokens in, ${p.outputTokens} out${p.estimated ? ' (estimated)' : ''}, $${s(p.usd, 6)}`,
+  spentRemote: (p: { requests: number; inputTokens: number; outputTokens: number; usd: number }) =>
+    `${p.requests} request(s), ${p.inputTokens} tokens in, ${p.outputTokens} out, $${s(p.usd, 6)}`,
+  spentRemoteEstimated: (p: { requests: number; inputTokens: number; outputTokens: number; usd: number }) =>
+    `${p.requests} request(s), ${p.inputTokens} tokens in, ${p.outputTokens} out (estimated), $${s(p.usd, 6)}`,
 } satisfies Record<string, (p: never) => string>;
 
 export type LogKey = keyof typeof ENGLISH;

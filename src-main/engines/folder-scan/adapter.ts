@@ -23,7 +23,9 @@ export const folderScanAdapter: EngineAdapter = {
       try {
         const r = await scanFolderChannel(host, job.channel.id, { onCheckpoint: () => { pages++; io.progress(0, `${pages} pages scanned`); } });
         for (const w of r.warnings.slice(0, 50)) io.log('warn', logLine('scanWarning', { file: w.path, code: w.code, message: w.message }));
-        io.log('info', logLine('scanSummary', { added: r.added, changed: r.changed, removed: r.removed, unchanged: r.unchanged, unreadable: r.unreadable }));
+        io.log('info', r.unreadable
+          ? logLine('scanSummaryUnreadable', { added: r.added, changed: r.changed, removed: r.removed, unchanged: r.unchanged, unreadable: r.unreadable })
+          : logLine('scanSummary', { added: r.added, changed: r.changed, removed: r.removed, unchanged: r.unchanged }));
         return { ok: true, outputs: [], metadata: { added: r.added, changed: r.changed, removed: r.removed, unreadable: r.unreadable }, logs: [], diagnostic: '' };
       } catch (e) {
         if (isBacklotError(e)) return { ok: false, code: e.code, params: e.params, diagnostic: e.message, logs: [] };

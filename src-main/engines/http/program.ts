@@ -32,7 +32,9 @@ serveJobs(async (job, io) => {
   const target = path.join(job.outputDir, `${input.name}.${ext || 'bin'}`);
   await fsp.rename(input.partialPath, target);
   await fsp.rm(`${input.partialPath}.json`, { force: true });
-  io.log('info', logLine('downloaded', { bytes: result.bytes, resumedFrom: result.resumedFrom }));
+  io.log('info', result.resumedFrom > 0
+    ? logLine('downloadedResumed', { bytes: result.bytes, resumedFrom: result.resumedFrom })
+    : logLine('downloaded', { bytes: result.bytes }));
   return { files: [{ name: 'media', path: target }], metadata: { bytes: result.bytes, contentType: result.contentType, resumedFrom: result.resumedFrom, ext } };
 });
 

@@ -43,7 +43,9 @@ async function digestJob(job: EngineJob, io: JobIo): Promise<JobAnswer> {
     timeoutMs: numberInput(input, 'requestTimeoutS', 300) * 1000,
     signal: io.signal,
     answerSchema: DIGEST_JSON_SCHEMA,
-    onRetry: ({ attempt, status, waitMs }) => io.log('warn', logLine('requestRetried', { status: status ?? null, attempt, waitS: Math.round(waitMs / 100) / 10 })),
+    onRetry: ({ attempt, status, waitMs }) => io.log('warn', status === null
+      ? logLine('requestUnreachable', { attempt, waitS: Math.round(waitMs / 100) / 10 })
+      : logLine('requestRetried', { status, attempt, waitS: Math.round(waitMs / 100) / 10 })),
   };
   const { record, spent } = await remoteDigest({
     item: stringInput(input, 'item'),
@@ -62,7 +64,7 @@ async function digestJob(job: EngineJob, io: JobIo): Promise<JobAnswer> {
     progress: (ratio, message) => io.progress(ratio, message),
     log: (line) => io.log('info', line),
   });
-  io.log('info', logLine('spentRemote', { requests: spent.requests, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, estimated: spent.estimated, usd: spent.usd }));
+  io.log('info', logLine(spent.estimated ? 'spentRemoteEstimated' : 'spentRemote', { requests: spent.requests, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, usd: spent.usd }));
   // A prose answer becomes the summary: whatever the server wrote passes the key's redaction too.
   const clean = redactDeep(record, client.apiKey);
   return { files: [writeDigest(job.outputDir, clean)], metadata: { spent } };

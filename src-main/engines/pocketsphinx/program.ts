@@ -36,6 +36,6 @@ serveJobs(async (job, io) => {
   if (!variant.success) throw new EngineJobError('ENGINE_BAD_JOB', 'The job names no pocketsphinx decoder.', { field: 'decoder' });
   const fresh = loaded?.key !== JSON.stringify(variant.data);
   const recognizer = await recognizerFor(variant.data);
-  io.log('info', logLine('decoder', { engine: recognizer.engine, loaded: fresh }));
+  io.log('info', logLine(fresh ? 'decoderLoaded' : 'decoderKept', { engine: recognizer.engine }));
   return transcribeMedia(input, recognizer, job.outputDir, io);
 });

@@ -54,7 +54,7 @@ serveJobs(async (job, io) => {
     format = sub.format;
     automatic = sub.automatic;
     language = sub.language;
-    io.log('info', logLine('subtitlesFetched', { file: path.basename(sub.file), automatic: sub.automatic }));
+    io.log('info', logLine(sub.automatic ? 'captionsFetched' : 'subtitlesFetched', { file: path.basename(sub.file) }));
   }
   const fetchedMs = Date.now() - started;
   io.progress(0.5, `converting ${format}`);

@@ -112,7 +112,7 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     checkpoint.nextSample = chunk.startSample + chunk.samples.length;
     store.save(checkpoint);
     decodedChunks++;
-    io.log('info', logLine('chunkDone', { chunk: chunk.index, startS, endS, words: words.length, silent }));
+    io.log('info', silent ? logLine('chunkSilent', { chunk: chunk.index, startS, endS }) : logLine('chunkDone', { chunk: chunk.index, startS, endS, words: words.length }));
     if (facts.durationS) io.progress(Math.min(0.99, endS / facts.durationS), `chunk ${chunk.index}`);
   };
   for await (const piece of decodePcm(input.mediaPath, io.signal, 'ffmpeg', audio.track)) {

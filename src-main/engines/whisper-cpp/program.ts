@@ -40,6 +40,6 @@ serveJobs(async (job, io) => {
   const { recognizer, fresh } = await recognizerFor(load);
   recognizer.prompt = prompt;
   if (recognizer.fallbackReason) io.log('warn', logLine('buildFallback', { build: settings.data.build, reason: recognizer.fallbackReason }));
-  io.log('info', logLine('decoderModel', { engine: recognizer.engine, model: recognizer.model, loaded: fresh }));
+  io.log('info', logLine(fresh ? 'decoderModelLoaded' : 'decoderModelKept', { engine: recognizer.engine, model: recognizer.model }));
   return transcribeMedia(input, recognizer, job.outputDir, io);
 });

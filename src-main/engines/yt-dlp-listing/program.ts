@@ -49,6 +49,6 @@ serveJobs(async (job, io) => {
   };
   const file = path.join(job.outputDir, LISTING_FILE);
   await fsp.writeFile(file, JSON.stringify(listing));
-  io.log('info', logLine('listingNew', { entries: entries.length, stopped: reachedKnown }));
+  io.log('info', logLine(reachedKnown ? 'listingNewStopped' : 'listingNew', { entries: entries.length }));
   return { files: [{ name: 'listing', path: file }], metadata: { entries: entries.length, complete: listing.complete } };
 });
