@@ -48,8 +48,8 @@ const ENGLISH = {
   // Transcription (src-main/engines/transcribe-kit, the decoders).
   audioTrack: (p: { track: number; of: number; why: 'only' | 'default' | 'first-with-sound' | 'no-sound' }) =>
     `decoding audio track ${p.track} of ${p.of}${TRACK_WHY[p.why] ?? ''}`,
-  checkpointResumed: (p: { chunks: number; atS: number }) =>
-    `checkpoint: resuming at chunk ${p.chunks} (${s(p.atS)} s), ${p.chunks} chunk(s) already done`,
+  checkpointResumed: (p: { chunk: number; chunks: number; atS: number }) =>
+    `checkpoint: resuming at chunk ${p.chunk} (${s(p.atS)} s), ${p.chunks} chunk(s) already done`,
   checkpointNone: () => 'checkpoint: none, starting at 0.00 s',
   chunkDone: (p: { chunk: number; startS: number; endS: number; words: number }) => `chunk ${p.chunk} done: ${s(p.startS)}-${s(p.endS)} s, ${p.words} word(s)`,
   chunkSilent: (p: { chunk: number; startS: number; endS: number }) => `chunk ${p.chunk} done: ${s(p.startS)}-${s(p.endS)} s, silent`,

@@ -91,7 +91,7 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
   const checkpoint = store.load() ?? emptyCheckpoint(store.key);
   const resumedFromChunk = checkpoint.chunks.length;
   // These lines are how a run shows where it began (the resume test reads them).
-  if (resumedFromChunk > 0) io.log('info', logLine('checkpointResumed', { chunks: resumedFromChunk, atS: seconds(checkpoint.nextSample) }));
+  if (resumedFromChunk > 0) io.log('info', logLine('checkpointResumed', { chunk: resumedFromChunk, chunks: resumedFromChunk, atS: seconds(checkpoint.nextSample) }));
   else io.log('info', logLine('checkpointNone'));
 
   const chunker = new PcmChunker({ chunkS: input.chunkS, startSample: checkpoint.nextSample, startIndex: resumedFromChunk });
