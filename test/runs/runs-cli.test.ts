@@ -75,8 +75,8 @@ describe('backlot logs (real process)', () => {
     expect(all.stdout).toContain('WARN  transcribe of "Heti" failed: ENGINE_STALLED');
     const json = JSON.parse(cli('logs', '--run', String(failedRun), '--level', 'warn', '--data', dir, '--json').stdout) as { lines: { text: string; key: string | null; params: unknown }[] };
     expect(json.lines.map(({ text, key, params }) => ({ text, key, params }))).toEqual([
-      { text: 'transcribe of "Heti" failed: ENGINE_STALLED', key: 'unitFailed', params: { operation: 'transcribe', item: 'i1', title: 'Heti', code: 'ENGINE_STALLED' } },
       { text: 'no progress for 120 s', key: null, params: null },
+      { text: 'transcribe of "Heti" failed: ENGINE_STALLED', key: 'unitFailed', params: { operation: 'transcribe', item: 'i1', title: 'Heti', code: 'ENGINE_STALLED' } },
     ]);
     const errors = cli('logs', '--run', String(failedRun), '--level', 'error', '--data', dir);
     expect(errors.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/ERROR no progress for 120 s$/)]);
