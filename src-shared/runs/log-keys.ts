@@ -37,7 +37,7 @@ const ENGLISH = {
     `${p.added} added, ${p.changed} changed, ${p.removed} removed, ${p.unchanged} unchanged, ${p.unreadable} unreadable`,
   scanWarning: (p: { file: string; code: string; message: string }) => p.message,
   // Listings and downloads.
-  feedListed: (p: { entries: number }) => `the feed lists ${p.entries} entries`,
+  feedListed: (p: { entries: number }) => `the feed lists ${counted(p.entries, 'entry', 'entries')}`,
   feedUnchanged: () => 'the feed has not changed (304)',
   feedNote: (p: { note: string }) => p.note,
   listingNew: (p: { entries: number }) => `${p.entries} new entries`,
@@ -70,12 +70,12 @@ const ENGLISH = {
   localFailed: (p: { code: string }) => `the local transcript failed (${p.code}); only the source's is kept`,
   // Speakers (src-main/speakers/jobs).
   diarized: (p: { speakers: number; turns: number; speechS: number; durationS: number; tookS: number }) =>
-    `${p.speakers} speakers in ${p.turns} turns over ${p.speechS} s of speech (${p.durationS} s of media) in ${s(p.tookS, 1)} s`,
-  voicesMatched: (p: { voices: number; matched: number; fresh: number }) => `${p.voices} voices: ${p.matched} matched a profile, ${p.fresh} new`,
+    `${counted(p.speakers, 'speaker')} in ${counted(p.turns, 'turn')} over ${p.speechS} s of speech (${p.durationS} s of media) in ${s(p.tookS, 1)} s`,
+  voicesMatched: (p: { voices: number; matched: number; fresh: number }) => `${counted(p.voices, 'voice')}: ${p.matched} matched a profile, ${p.fresh} new`,
   wordsAttributed: (p: { segments: number; speakers: number }) => `${counted(p.segments, 'segment')}, ${counted(p.speakers, 'speaker')}`,
   // Digests (src-main/engines/extractive, rollup, the remote and local model clients).
   digestKept: (p: { segments: number; moments: number }) => `${counted(p.segments, 'segment')}, ${counted(p.moments, 'moment')} kept`,
-  rolledUp: (p: { digests: number; period: string }) => `${p.digests} item digest(s) of ${p.period} rolled up`,
+  rolledUp: (p: { digests: number; period: string }) => `${counted(p.digests, 'item digest')} of ${p.period} rolled up`,
   digestPlan: (p: { sentences: number; parts: number; requests: number; boundUsd: number }) =>
     `${p.sentences} sentences in ${p.parts} part(s), ${p.requests} request(s) at most; bound $${s(p.boundUsd, 6)}`,
   usageMissing: (p: { label: string; boundUsd: number }) => `${p.label}: the answer's usage is no count; charged at the request's bound, $${s(p.boundUsd, 6)}`,
