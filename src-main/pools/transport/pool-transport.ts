@@ -23,6 +23,7 @@ import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './conne
 import { jobSettings } from './job-settings';
 import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, laneQueueName, poolBullPrefix, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 export interface PoolTransportOptions {
   pools: PoolStore;
@@ -225,7 +226,7 @@ export class PoolTransport implements PoolRuntime {
       revoke();
       return failure('POOL_TRANSPORT_DOWN', { pool: record.name }, String((e as Error)?.message ?? e));
     }
-    io.log('info', `unit sent to pool ${record.name} (${request.lane}@${record.name}), job ${job.jobId}`);
+    io.log('info', logLine('poolSent', { pool: record.name, lane: request.lane, job: job.jobId }));
     // Followed only once it is in Redis: a poll that read the state of a job not added yet would
     // take "unknown" for a job gone. The job may have ended already; settle reads its state now.
     const waiter: Waiter = { pool: record.name, lane: request.lane, end: endWith };
