@@ -21,7 +21,7 @@ import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
 import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
 import { jobSettings } from './job-settings';
-import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, laneQueueName, poolBullPrefix, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
+import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, hostSettingsKey, laneQueueName, poolBullPrefix, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
 
 export interface PoolTransportOptions {
@@ -43,6 +43,8 @@ interface Conn {
   queues: Map<LaneKey, Queue>;
   events: Map<LaneKey, QueueEvents>;
   view: PoolView;
+  /** The job settings last written to the pool's host-settings key (job-schema.ts), so a change is written once. */
+  settingsSent?: string;
 }
 
 interface Waiter {
@@ -214,6 +216,11 @@ export class PoolTransport implements PoolRuntime {
       settings: jobSettings(job.env.settings),
     };
 
+    // Workers judge their engines by the settings units run with (docs/pools.md "Preflight with the host's settings").
+    const settingsText = JSON.stringify(data.settings);
+    if (conn.settingsSent !== settingsText) {
+      await withTimeout(conn.client.set(hostSettingsKey(record.name), settingsText), ADD_TIMEOUT_MS).then(() => { conn.settingsSent = settingsText; }, () => undefined);
+    }
     const queue = this.queueOf(conn, request.lane);
     let endWith: (job: Job | null | 'closed') => void = () => undefined;
     const ended = new Promise<Job | null | 'closed'>((resolve) => { endWith = resolve; });
