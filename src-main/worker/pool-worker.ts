@@ -319,7 +319,13 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     const launch = await engine.adapter.launch(job);
     if (launch.kind === 'in-process') return result({ ok: false, code: 'ENGINE_NOT_REMOTABLE', params: { engine: data.engineId } });
     const request = { jobId: data.jobId, operation: data.operation, outputDir: outDir, input: launch.input };
-    const runOptions = { signal, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}) };
+    let heard = false;
+    const runOptions = {
+      signal, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}),
+      // Its first line: the engine is at work on this unit (warm or just started).
+      onLog: () => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } },
+      onProgress: () => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } },
+    };
     // A long-lived engine is kept warm per key, as the host keeps its own (engines/workers.ts): a
     // cancel or a lost lock kills that process (the next unit starts a new one), an idle one is closed.
     const outcome: EngineOutcome = launch.kind === 'worker'
