@@ -144,6 +144,12 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     outOfService: outOfService[0] ? { code: 'PREFLIGHT_FAILED', params: { lane: `${outOfService[0].lane}@${join.pool}`, code: outOfService[0].code, message: outOfService[0].message.slice(0, 500) } } : null,
   });
   const writeBeat = () => client.set(heartbeatKey(join.pool, id), JSON.stringify(beat()), 'PX', leaseMs).catch(() => undefined);
+  // Free slots change with every unit; the host reads them at its polls, so one write per quarter
+  // second carries the latest without a Redis write per unit start and end (docs/benchmarks.md "Pools").
+  let beatTimer: NodeJS.Timeout | null = null;
+  const beatSoon = (): void => {
+    beatTimer ??= setTimeout(() => { beatTimer = null; void writeBeat(); }, 250);
+  };
   try {
     await client.connect().catch((e: unknown) => { throw lastError ?? e; });
     // A host that has sent units wrote its settings: the engines are judged by them from the start.
@@ -171,12 +177,12 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
   for (const lane of lanes) {
     const worker = new Worker(laneQueueName(lane), async (job: Job, _token?: string, signal?: AbortSignal) => {
       busy.set(lane, (busy.get(lane) ?? 0) + 1);
-      void writeBeat();
+      beatSoon();
       try {
         return await runJob(job, lane, signal);
       } finally {
         busy.set(lane, (busy.get(lane) ?? 1) - 1);
-        void writeBeat();
+        beatSoon();
       }
     }, {
       connection: bullOptions(place), prefix: poolBullPrefix(join.pool), concurrency: slotsOf(lane), name: id,
@@ -359,6 +365,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
         closed = true;
         await Promise.all([...workers.values()].map((w) => w.worker.close().catch(() => undefined)));
         engines.stop();
+        if (beatTimer) clearTimeout(beatTimer);
         await client.del(heartbeatKey(join.pool, id)).catch(() => undefined);
         client.disconnect();
         subscriber.disconnect();
