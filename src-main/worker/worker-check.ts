@@ -160,7 +160,7 @@ function checkMaps(join: JoinFile): CheckResult[] {
 async function checkEngines(join: JoinFile, options: WorkerCheckOptions, hostSettings: string | null): Promise<CheckResult[]> {
   const dataDir = path.resolve(options.dataDir);
   let settings = defaultSettings();
-  let judged = pass('settings', 'Engines are judged by the default settings: the host has sent no unit to this pool yet.');
+  let judged = pass('settings', 'Engines are judged by the default settings: the host has sent no unit to this pool yet (or Redis could not be read).');
   if (hostSettings !== null) {
     let parsed: unknown = null;
     try { parsed = JSON.parse(hostSettings); } catch { parsed = null; }
