@@ -56,6 +56,18 @@ export function markMappedFolders(id: string, hostFolders: readonly string[]): {
   });
 }
 
+/**
+ * A host path as the worker sees it through its mappings (segment-wise, the longest host folder
+ * first: `/srv/media` covers `/srv/media/x`, never `/srv/media2`; only the leading folder is
+ * replaced, so a repeated segment or a non-ASCII name stays as it is). Null when no mapping covers
+ * it, or it has a `.`/`..` segment.
+ */
+export function mapHostPath(maps: readonly { host: string; worker: string }[], hostPath: string): string | null {
+  if (!hostPath.startsWith('/') || hostPath.split('/').some((seg) => seg === '.' || seg === '..')) return null;
+  const m = [...maps].sort((a, b) => b.host.length - a.host.length).find((x) => hostPath === x.host || hostPath.startsWith(`${x.host.replace(/\/+$/, '')}/`));
+  return m ? path.join(m.worker, hostPath.slice(m.host.replace(/\/+$/, '').length)) : null;
+}
+
 /** The worker's check of one mapping: null when `workerFolder` holds this library's marker, else the code and sentence. */
 export function mappedFolderProblem(library: string | undefined, host: string, workerFolder: string): { code: string; message: string } | null {
   const held = readLibraryMarker(workerFolder);

@@ -26,7 +26,7 @@ import type { EngineProfile, JobContext } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import { DEFAULT_WORKER_IDLE_MS, EngineProcess, type EngineLogEntry, type EngineOutcome } from '../engines/engine-process';
 import { EngineWorkers } from '../engines/workers';
-import { mappedFolderProblem } from '../pools/library-marker';
+import { mapHostPath, mappedFolderProblem } from '../pools/library-marker';
 import { MediaCache } from './media-cache';
 import { resourcesDir, appRoot } from '../system/app-layout';
 import { detectGpus } from '../gates/gpu';
@@ -279,6 +279,23 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     return found;
   }
 
+  /** A shared pool's host file through this worker's mapping: inside the mapped folder (links resolved), a file of the ticket's size. */
+  function throughMapping(hostPath: string, size: number): string | null {
+    const mapped = mapHostPath(maps, hostPath);
+    if (!mapped) return null;
+    try {
+      const real = fs.realpathSync(mapped);
+      const inside = maps.some((m) => {
+        const root = fs.realpathSync(m.worker);
+        return real === root || real.startsWith(`${root}${path.sep}`);
+      });
+      const stat = fs.statSync(real);
+      return inside && stat.isFile() && stat.size === size ? mapped : null;
+    } catch {
+      return null;
+    }
+  }
+
   async function execute(data: PoolJob, dir: string, signal: AbortSignal): Promise<PoolResult> {
     const door: DoorUnit = { ...unit, unitId: data.door.unitId };
     const fingerprint = (): string => registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation)?.fingerprint ?? '';
@@ -306,6 +323,12 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     for (const f of data.files) {
       const dest = path.join(inDir, String(f.index), f.name);
       fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
+      // Shared media: the file as mounted here, when it is there whole (else through the door).
+      const mounted = join.media === 'shared' && f.hostPath ? throughMapping(f.hostPath, f.size) : null;
+      if (mounted) {
+        local.set(f.index, mounted);
+        continue;
+      }
       // Media kept from an earlier unit (same tag: the same version of the same host file) is not fetched again.
       if (!cache.take(f.tag, f.size, dest)) {
         await fetchUnitFile(door, data.door.ticket, f.index, f.size, dest, signal);

@@ -214,6 +214,8 @@ describe('warm engines on a worker', () => {
     await transport.settled();
     expect(alive(first)).toBe(false);
 
+    // What it fetched through the door it kept, one file per media file (item-a, item-b, the slow one).
+    expect(fs.readdirSync(path.join(root, 'worker-warm', 'cache', 'media', 'warm'))).toHaveLength(3);
     const third = enginePid(await run('warm', await unitJob('item-c', 'w4')));
     expect(third).not.toBe(first);
     expect(alive(third)).toBe(true);
@@ -277,6 +279,8 @@ describe('the shared-storage marker', () => {
     const outcome = await running;
     expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
     expect(right.out.filter((l) => l.includes(`took ${job.jobId}`))).toHaveLength(1);
+    // It read the media through its mapping: nothing was fetched through the door into its cache.
+    expect(fs.readdirSync(path.join(root, 'worker-right', 'cache', 'media', 'shared'))).toEqual([]);
     expect(wrong.out.some((l) => l.includes(`took ${job.jobId}`))).toBe(false);
     await stopWorker(wrong);
     await stopWorker(right);

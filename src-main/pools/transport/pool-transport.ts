@@ -211,7 +211,8 @@ export class PoolTransport implements PoolRuntime {
     const data: PoolJob = {
       format: JOB_FORMAT, pool: record.name, lane: request.lane, jobId: job.jobId, unitKey: request.unitKey, claimToken: request.claimToken,
       operation: job.operation, engineId: request.engineId, channel: { ...job.channel }, item: job.item ? { ...job.item, media_path: null } : null,
-      attempts: job.attempts, budgetUsd: job.budgetUsd, files: issued.files, media, inputs,
+      // Shared media (docs/pools.md "Shared storage"): the worker reads each file through its mapping.
+      attempts: job.attempts, budgetUsd: job.budgetUsd, files: record.media === 'shared' ? issued.files.map((f, i) => ({ ...f, hostPath: paths[i] })) : issued.files, media, inputs,
       door: { ticket: issued.ticket, uploadToken: issued.uploadToken, unitId }, leaseMs: record.leaseS * 1000,
       settings: jobSettings(job.env.settings),
     };
