@@ -11,7 +11,7 @@
 //   spawnChild: start a sleeping grandchild first (its pid is logged as "grandchild <pid>")
 //   ignoreTerm: ignore SIGTERM, so only the SIGKILL after the grace period ends it
 // The result's metadata carries the argv it received, to prove arguments arrive literally, and its
-// pid. A job line with keepAlive (a long-lived engine, engine-process.ts) leaves the process running
+// pid (a long-lived one also logs it). A job line with keepAlive (a long-lived engine, engine-process.ts) leaves the process running
 // for the next job, as the production long-lived engines do; without it the process exits after one.
 import { spawn } from 'node:child_process';
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
@@ -72,7 +72,9 @@ async function run(job) {
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     send({ type: 'log', level: 'info', text: `grandchild ${child.pid}` });
   }
-  send({ type: 'log', level: 'info', text: `job ${job.jobId} ${job.operation} pid ${process.pid}` });
+  send({ type: 'log', level: 'info', text: `job ${job.jobId} ${job.operation}` });
+  // A long-lived one says which process took the job (one process, unit after unit).
+  if (job.keepAlive) send({ type: 'log', level: 'info', text: `long-lived pid ${process.pid}` });
   if (input.errorCode) {
     send({ type: 'error', code: input.errorCode, params: input.errorParams ?? {}, diagnostic: 'upstream said no' });
     return;
