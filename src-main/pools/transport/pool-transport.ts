@@ -21,7 +21,7 @@ import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
 import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
 import { jobSettings } from './job-settings';
-import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, laneQueueName, poolBullPrefix, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
+import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, hostSettingsKey, laneQueueName, poolBullPrefix, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
 import { logLine } from '../../../src-shared/runs/log-keys';
 
@@ -44,6 +44,8 @@ interface Conn {
   queues: Map<LaneKey, Queue>;
   events: Map<LaneKey, QueueEvents>;
   view: PoolView;
+  /** The job settings last written to the pool's host-settings key (job-schema.ts), so a change is written once. */
+  settingsSent?: string;
 }
 
 interface Waiter {
@@ -210,11 +212,17 @@ export class PoolTransport implements PoolRuntime {
     const data: PoolJob = {
       format: JOB_FORMAT, pool: record.name, lane: request.lane, jobId: job.jobId, unitKey: request.unitKey, claimToken: request.claimToken,
       operation: job.operation, engineId: request.engineId, channel: { ...job.channel }, item: job.item ? { ...job.item, media_path: null } : null,
-      attempts: job.attempts, budgetUsd: job.budgetUsd, files: issued.files, media, inputs,
+      // Shared media (docs/pools.md "Shared storage"): the worker reads each file through its mapping.
+      attempts: job.attempts, budgetUsd: job.budgetUsd, files: record.media === 'shared' ? issued.files.map((f, i) => ({ ...f, hostPath: paths[i] })) : issued.files, media, inputs,
       door: { ticket: issued.ticket, uploadToken: issued.uploadToken, unitId }, leaseMs: record.leaseS * 1000,
       settings: jobSettings(job.env.settings),
     };
 
+    // Workers judge their engines by the settings units run with (docs/pools.md "Preflight with the host's settings").
+    const settingsText = JSON.stringify(data.settings);
+    if (conn.settingsSent !== settingsText) {
+      await withTimeout(conn.client.set(hostSettingsKey(record.name), settingsText), ADD_TIMEOUT_MS).then(() => { conn.settingsSent = settingsText; }, () => undefined);
+    }
     const queue = this.queueOf(conn, request.lane);
     let endWith: (job: Job | null | 'closed') => void = () => undefined;
     const ended = new Promise<Job | null | 'closed'>((resolve) => { endWith = resolve; });
