@@ -33,6 +33,7 @@ import type { RunTrigger } from '../../src-shared/runs/trigger';
 import { BacklotError } from '../../src-shared/errors';
 import { workTitle } from './work-title';
 import { baseLane } from '../../src-shared/catalog/pool-lanes';
+import { logLine } from '../../src-shared/runs/log-keys';
 
 export type { RunningUnit, Hold, ArbiterConfig, Completion, FailureDisposition, UnitResult };
 
@@ -469,7 +470,8 @@ export class Arbiter {
         failedTerminally = this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
         this.recordInRun(() => {
           this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
-          this.runs.log(unit.runId, now, 'warn', `${unit.operation} of "${workTitle(this.host, unit.itemId)}" failed: ${result.code}`);
+          const line = logLine('unitFailed', { operation: unit.operation, item: unit.itemId, title: workTitle(this.host, unit.itemId), code: result.code });
+          this.runs.log(unit.runId, now, 'warn', line.text, line);
         });
         break;
       }
@@ -478,7 +480,8 @@ export class Arbiter {
         this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, 'requeue', now);
         this.recordInRun(() => {
           this.runs.recordUnit(unit.runId, 'requeued', 0, 0, unit.lane, now);
-          this.runs.log(unit.runId, now, 'info', `${unit.operation} of "${workTitle(this.host, unit.itemId)}" requeued: ${result.code} (its inputs changed while it ran; it runs again with the new ones)`);
+          const line = logLine('unitRequeued', { operation: unit.operation, item: unit.itemId, title: workTitle(this.host, unit.itemId), code: result.code });
+          this.runs.log(unit.runId, now, 'info', line.text, line);
         });
         break;
       default: {

@@ -30,6 +30,7 @@ import { storageErrorCode } from '../db/storage-errors';
 import { attachAcquisition, detachAcquisition, type Acquisition } from '../gates/acquisition';
 import { calendarPeriod } from '../../src-shared/schedule/calendar-period';
 import type { PoolRuntime } from '../pools/pool-runtime';
+import { asLogMessage } from '../../src-shared/runs/log-keys';
 
 export interface DispatcherOptions {
   dataDir: string;
@@ -126,7 +127,10 @@ export class Dispatcher {
     this.executor = new EngineExecutor(this.host, this.registry, this.env, {
       complete: (unit, result) => this.complete(unit, result),
       renew: (unit) => { this.arbiter.renew(unit, this.host.now()); },
-      log: (unit, level, text) => this.arbiter.runs.log(unit.runId, this.host.now(), level, text),
+      log: (unit, level, line) => {
+        const m = asLogMessage(line);
+        this.arbiter.runs.log(unit.runId, this.host.now(), level, m.text, m.key ? { key: m.key, params: m.params } : undefined);
+      },
       progress: (unit, p) => { if (this.progress.report(unit, p, this.host.now())) this.host.emit('progress-changed'); },
       stallTimeoutMs: () => this.settings.get('engines.stallTimeoutS') * 1000,
       preflightFailed: (unit, engineId, preflight) => {

@@ -19,12 +19,14 @@ import { storageErrorCode } from '../db/storage-errors';
 import { isBacklotError } from '../../src-shared/errors';
 import { baseLane, poolOf } from '../../src-shared/catalog/pool-lanes';
 import type { PoolRuntime } from '../pools/pool-runtime';
+import { asLogMessage, type LogMessage } from '../../src-shared/runs/log-keys';
 
 export interface ExecutorHooks {
   /** Commits a unit's result synchronously (in its own transaction); false if the claim lapsed. */
   complete(unit: RunningUnit, result: UnitResult): boolean;
   renew(unit: RunningUnit): void;
-  log(unit: RunningUnit, level: 'debug' | 'info' | 'warn' | 'error', text: string): void;
+  /** A run log line: plain text, or keyed (src-shared/runs/log-keys.ts). */
+  log(unit: RunningUnit, level: 'debug' | 'info' | 'warn' | 'error', line: string | LogMessage): void;
   progress(unit: RunningUnit, progress: { ratio: number; message?: string }): void;
   stallTimeoutMs(): number;
   /** A unit found its engine's configuration wrong; the lane's preflight now says so. */
@@ -207,7 +209,7 @@ export class EngineExecutor {
     const io: InProcessIo = {
       signal: abort.signal,
       progress: (ratio, message) => { this.hooks.renew(unit); this.hooks.progress(unit, message === undefined ? { ratio } : { ratio, message }); },
-      log: (level, text) => { this.hooks.renew(unit); this.hooks.log(unit, level, text); },
+      log: (level, line) => { this.hooks.renew(unit); this.hooks.log(unit, level, line); },
     };
     return this.pools.run({ pool, lane: baseLane(unit.lane) as PoolUnitLane, unitKey: unit.key, claimToken: unit.token, engineId: engine.adapter.id, job }, io);
   }
@@ -218,7 +220,7 @@ export class EngineExecutor {
       signal: abort.signal,
       stallTimeoutMs: this.hooks.stallTimeoutMs(),
       onProgress: (p) => { this.hooks.renew(unit); this.hooks.progress(unit, p); },
-      onLog: (entry) => { this.hooks.renew(unit); this.hooks.log(unit, entry.level, entry.text); },
+      onLog: (entry) => { this.hooks.renew(unit); this.hooks.log(unit, entry.level, entry); },
     };
     const request = { jobId: job.jobId, operation: unit.operation, outputDir: job.outputDir };
     switch (launch.kind) {
@@ -230,7 +232,7 @@ export class EngineExecutor {
         const io: InProcessIo = {
           signal: abort.signal,
           progress: (ratio, message) => options.onProgress?.(message === undefined ? { ratio } : { ratio, message }),
-          log: (level, text) => options.onLog?.({ level, text, at: Date.now() }),
+          log: (level, line) => options.onLog?.({ level, ...asLogMessage(line), at: Date.now() }),
         };
         return launch.run(io);
       }

@@ -99,7 +99,7 @@ describe('the door token', () => {
 describe('media through a unit ticket', () => {
   it('reads the ticket\'s file whole and by byte ranges, byte-exact, and resumes with If-Range', async () => {
     const t = tickets.issueUnitTicket('studio', 'unit-1', [mediaFile]);
-    expect(t.files).toEqual([{ index: 0, name: 'episode one.opus', size: media.length }]);
+    expect(t.files).toEqual([{ index: 0, name: 'episode one.opus', size: media.length, tag: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
     const headers = { ...bearer('studio'), 'x-backlot-ticket': t.ticket };
     const url = at('/worker/v1/pools/studio/units/unit-1/files/0');
 
@@ -126,6 +126,8 @@ describe('media through a unit ticket', () => {
     const cut = 300_001;
     const first = await fetch(url, { headers: { ...headers, range: `bytes=0-${cut - 1}` } });
     const etag = first.headers.get('etag')!;
+    // The worker is told the same tag with the ticket: its media cache keys on it.
+    expect(etag).toBe(`"${t.files[0].tag}"`);
     const rest = await fetch(url, { headers: { ...headers, range: `bytes=${cut}-`, 'if-range': etag } });
     expect(rest.status).toBe(206);
     expect(Buffer.concat([Buffer.from(await first.arrayBuffer()), Buffer.from(await rest.arrayBuffer())]).equals(media)).toBe(true);

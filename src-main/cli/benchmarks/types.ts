@@ -31,6 +31,7 @@ export const BENCH_FLAGS = {
   workers: { type: 'string' },
   units: { type: 'string' },
   lease: { type: 'string' },
+  librivox: { type: 'boolean' },
 } as const;
 
 export type BenchValues = { [K in keyof typeof BENCH_FLAGS]?: (typeof BENCH_FLAGS)[K]['type'] extends 'string' ? string : boolean };

@@ -21,8 +21,9 @@ import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
 import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
 import { jobSettings } from './job-settings';
-import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, laneQueueName, poolBullPrefix, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
+import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, hostSettingsKey, laneQueueName, poolBullPrefix, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 export interface PoolTransportOptions {
   pools: PoolStore;
@@ -43,6 +44,8 @@ interface Conn {
   queues: Map<LaneKey, Queue>;
   events: Map<LaneKey, QueueEvents>;
   view: PoolView;
+  /** The job settings last written to the pool's host-settings key (job-schema.ts), so a change is written once. */
+  settingsSent?: string;
 }
 
 interface Waiter {
@@ -209,11 +212,17 @@ export class PoolTransport implements PoolRuntime {
     const data: PoolJob = {
       format: JOB_FORMAT, pool: record.name, lane: request.lane, jobId: job.jobId, unitKey: request.unitKey, claimToken: request.claimToken,
       operation: job.operation, engineId: request.engineId, channel: { ...job.channel }, item: job.item ? { ...job.item, media_path: null } : null,
-      attempts: job.attempts, budgetUsd: job.budgetUsd, files: issued.files, media, inputs,
+      // Shared media (docs/pools.md "Shared storage"): the worker reads each file through its mapping.
+      attempts: job.attempts, budgetUsd: job.budgetUsd, files: record.media === 'shared' ? issued.files.map((f, i) => ({ ...f, hostPath: paths[i] })) : issued.files, media, inputs,
       door: { ticket: issued.ticket, uploadToken: issued.uploadToken, unitId }, leaseMs: record.leaseS * 1000,
       settings: jobSettings(job.env.settings),
     };
 
+    // Workers judge their engines by the settings units run with (docs/pools.md "Preflight with the host's settings").
+    const settingsText = JSON.stringify(data.settings);
+    if (conn.settingsSent !== settingsText) {
+      await withTimeout(conn.client.set(hostSettingsKey(record.name), settingsText), ADD_TIMEOUT_MS).then(() => { conn.settingsSent = settingsText; }, () => undefined);
+    }
     const queue = this.queueOf(conn, request.lane);
     let endWith: (job: Job | null | 'closed') => void = () => undefined;
     const ended = new Promise<Job | null | 'closed'>((resolve) => { endWith = resolve; });
@@ -225,7 +234,7 @@ export class PoolTransport implements PoolRuntime {
       revoke();
       return failure('POOL_TRANSPORT_DOWN', { pool: record.name }, String((e as Error)?.message ?? e));
     }
-    io.log('info', `unit sent to pool ${record.name} (${request.lane}@${record.name}), job ${job.jobId}`);
+    io.log('info', logLine('poolSent', { pool: record.name, lane: request.lane, job: job.jobId }));
     // Followed only once it is in Redis: a poll that read the state of a job not added yet would
     // take "unknown" for a job gone. The job may have ended already; settle reads its state now.
     const waiter: Waiter = { pool: record.name, lane: request.lane, end: endWith };

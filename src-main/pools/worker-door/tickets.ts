@@ -37,8 +37,11 @@ export interface IssuedTicket {
   ticket: string;
   /** Bearer of output uploads (`X-Backlot-Upload`). */
   uploadToken: string;
-  /** What the worker is told: a number per file, its name (no folder) and its size. */
-  files: { index: number; name: string; size: number }[];
+  /**
+   * What the worker is told: a number per file, its name (no folder), its size and its tag (the
+   * door's ETag: changes with the file), by which a worker keeps media between units.
+   */
+  files: { index: number; name: string; size: number; tag: string }[];
   expiresAt: number;
 }
 
@@ -53,6 +56,9 @@ export interface IssueOptions {
 
 export const DEFAULT_TICKET_TTL_MS = 6 * 3600_000;
 export const DEFAULT_MAX_UPLOAD_BYTES = 8 * 1024 ** 3;
+
+/** A file's identity as the door serves it (its ETag): a new version of the file has a new tag. */
+export const fileTag = (file: TicketFile): string => crypto.createHash('sha256').update(`${file.path}\u0000${file.size}\u0000${file.mtimeMs}`).digest('hex').slice(0, 32);
 
 const sha256 = (s: string): string => crypto.createHash('sha256').update(s, 'utf8').digest('hex');
 const sameHash = (a: string, b: string): boolean => crypto.timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
@@ -86,7 +92,7 @@ export class TicketBook {
       pool, unitId, jobId, files: seen, expiresAt, ticketSha256: sha256(ticket), uploadSha256: sha256(uploadToken),
       maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, revoked: false,
     });
-    return { ticket, uploadToken, files: seen.map((f, index) => ({ index, name: path.basename(f.path), size: f.size })), expiresAt };
+    return { ticket, uploadToken, files: seen.map((f, index) => ({ index, name: path.basename(f.path), size: f.size, tag: fileTag(f) })), expiresAt };
   }
 
   /** Ends a unit's ticket and upload token at once (the unit settled, was released or lost its worker). */
