@@ -22,6 +22,7 @@ export const BENCH_FLAGS = {
   queries: { type: 'string' },
   keep: { type: 'string' },
   reuse: { type: 'boolean' },
+  compare: { type: 'boolean' },
   engine: { type: 'string' },
   decoder: { type: 'string' },
   model: { type: 'string' },
