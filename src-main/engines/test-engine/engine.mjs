@@ -10,11 +10,11 @@
 //   exitCode: exit with this code (no result)       noResult: exit 0 without a result
 //   spawnChild: start a sleeping grandchild first (its pid is logged as "grandchild <pid>")
 //   ignoreTerm: ignore SIGTERM, so only the SIGKILL after the grace period ends it
-//   holdWhile: a path; after its first chunk the engine waits while that file exists (a test holds
-//     units mid-way, then lets them end, by an event rather than a pace)
+//   holdWhile: a path; after its first chunk the engine waits while that file exists, having written
+//     PATH.JOBID.PID.held (a test holds units mid-way and lets them end by events, not by a pace)
 // The result's metadata carries the argv it received, to prove arguments arrive literally.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -80,7 +80,11 @@ async function run(job) {
     if (input.crash === i) process.kill(process.pid, 'SIGKILL');
     if (input.garbage === i) process.stdout.write('this is not json\n');
     if (input.hang === i) await new Promise(() => setInterval(() => {}, 1000));
-    if (i === 1 && typeof input.holdWhile === 'string') while (existsSync(input.holdWhile)) await sleep(50);
+    if (i === 1 && typeof input.holdWhile === 'string' && existsSync(input.holdWhile)) {
+      // Says it holds (HOLDFILE.JOBID.PID.held), so a test waits for that event, not for a pace.
+      writeFileSync(`${input.holdWhile}.${job.jobId}.${process.pid}.held`, '');
+      while (existsSync(input.holdWhile)) await sleep(50);
+    }
     const size = i === chunks - 1 ? bytes - written : Math.floor(bytes / chunks);
     writeSync(fd, Buffer.alloc(size, 0x61 + (i % 26)));
     written += size;
