@@ -224,7 +224,7 @@ export class PoolTransport implements PoolRuntime {
     if (!record || !record.lanes.includes(request.lane)) return failure('POOL_LANE_GONE', { lane: `${request.lane}@${request.pool}` });
     const conn = this.connFor(record);
     if (!conn.view.seen) await this.refresh();
-    if (request.adopt) return this.adoptOnce(conn, request, io);
+    if (request.adopt && conn.client && conn.place) return this.adoptOnce(conn, request, io);
     if (conn.view.down) return failure('POOL_TRANSPORT_DOWN', { pool: record.name, reason: conn.view.down.code }, conn.view.down.message);
     if (!conn.client || !conn.place) return failure('POOL_TRANSPORT_DOWN', { pool: record.name, reason: 'TRANSPORT_FAILED' });
 
@@ -273,7 +273,7 @@ export class PoolTransport implements PoolRuntime {
       adopt: (found) => {
         const data = check(poolJobSchema, found.data);
         try {
-          if (!data.ok || data.value.claimToken !== request.claimToken || data.value.unitKey !== request.unitKey || data.value.engineId !== request.engineId) {
+          if (!data.ok || data.value.claimToken !== request.claimToken || data.value.unitKey !== request.unitKey || data.value.engineId !== request.engineId || data.value.door.unitId !== job.jobId) {
             throw new Error('the job in Redis is not this claim\'s');
           }
           const { paths } = unitFiles(job);
