@@ -68,6 +68,8 @@ export class RunWriter {
       openRuns: db.prepare("SELECT id FROM runs WHERE outcome = 'running'"),
       interruptOpen: db.prepare(`UPDATE runs SET outcome = 'interrupted', ended_at = ?, reason_code = 'HOST_STOPPED', reason_params = '{}'
         WHERE outcome = 'running'`),
+      interruptOne: db.prepare(`UPDATE runs SET outcome = 'interrupted', ended_at = ?, reason_code = 'HOST_STOPPED', reason_params = '{}'
+        WHERE id = ? AND outcome = 'running'`),
       count: db.prepare('SELECT COUNT(*) AS n FROM runs'),
     };
   }
@@ -161,11 +163,15 @@ export class RunWriter {
   }
 
   /** Startup sweep: runs a dead process left open become interrupted, keeping what they spent. */
-  interruptOpenRuns(now: number): number {
+  interruptOpenRuns(now: number, keep: ReadonlySet<number> = new Set()): number {
     this.failures.clear();
     this.writeTotals();
     this.totals.clear();
-    return this.q.interruptOpen.run(now).changes;
+    if (keep.size === 0) return this.q.interruptOpen.run(now).changes;
+    // The runs of adopted pool units stay open: their unit is still running (docs/pools.md "Host restarts").
+    let n = 0;
+    for (const id of this.q.openRuns.pluck().all() as number[]) if (!keep.has(id)) n += this.q.interruptOne.run(now, id).changes;
+    return n;
   }
 
   count(): number {

@@ -14,7 +14,7 @@ import type { EngineEnvironment, FailurePlan, InProcessIo, JobContext } from './
 import type { EngineRegistry, RegisteredEngine } from './registry';
 import { runEngine, type EngineOutcome, type RunEngineOptions } from './runner';
 import { EngineWorkers } from './workers';
-import { commitOutputs, prepareTemporaryOutputDir, temporaryOutputDir } from './commit-output';
+import { commitOutputs, keepTemporaryOutputDir, prepareTemporaryOutputDir, temporaryOutputDir } from './commit-output';
 import { storageErrorCode } from '../db/storage-errors';
 import { isBacklotError } from '../../src-shared/errors';
 import { baseLane, poolOf } from '../../src-shared/catalog/pool-lanes';
@@ -99,8 +99,13 @@ export class EngineExecutor {
     await Promise.all([...this.finished.values()]);
   }
 
+  /** The job id of a claim: the same for the unit a dead host process sent, so a restarted host finds its job (docs/pools.md "Host restarts"). */
+  static jobIdOf(claim: { runId: number; operation: string; key: string; token: string }): string {
+    return `${claim.runId}-${safeSegment(claim.operation)}-${createHash('sha1').update(claim.key + claim.token).digest('hex').slice(0, 12)}`;
+  }
+
   private jobId(unit: RunningUnit): string {
-    return `${unit.runId}-${safeSegment(unit.operation)}-${createHash('sha1').update(unit.key + unit.token).digest('hex').slice(0, 12)}`;
+    return EngineExecutor.jobIdOf(unit);
   }
 
   private async run(unit: RunningUnit, abort: AbortController): Promise<void> {
@@ -118,7 +123,8 @@ export class EngineExecutor {
         // The period rolled over or its digests were redone since the claim: nothing to roll up now.
         return this.fail(unit, { outcome: 'failed', code: NO_NEW_ITEMS, params: { period: rollup.period.key }, disposition: 'requeue' });
       }
-      const outputDir = await prepareTemporaryOutputDir(this.env.dataDir, jobId);
+      // An adopted unit's folder may already hold what its worker uploaded before the host restarted: kept.
+      const outputDir = unit.adopted ? keepTemporaryOutputDir(this.env.dataDir, jobId) : await prepareTemporaryOutputDir(this.env.dataDir, jobId);
       const job: JobContext = {
         env: this.env, jobId, outputDir, operation: unit.operation, channel, item,
         inputs: this.inputsOf(unit), attempts: this.host.work.row(unit.operation, unit.itemId)?.attempts ?? 0,
@@ -211,7 +217,7 @@ export class EngineExecutor {
       progress: (ratio, message) => { this.hooks.renew(unit); this.hooks.progress(unit, message === undefined ? { ratio } : { ratio, message }); },
       log: (level, line) => { this.hooks.renew(unit); this.hooks.log(unit, level, line); },
     };
-    return this.pools.run({ pool, lane: baseLane(unit.lane) as PoolUnitLane, unitKey: unit.key, claimToken: unit.token, engineId: engine.adapter.id, job }, io);
+    return this.pools.run({ pool, lane: baseLane(unit.lane) as PoolUnitLane, unitKey: unit.key, claimToken: unit.token, engineId: engine.adapter.id, job, ...(unit.adopted ? { adopt: true } : {}) }, io);
   }
 
   private async launch(engine: RegisteredEngine, job: JobContext, unit: RunningUnit, abort: AbortController): Promise<EngineOutcome> {

@@ -14,7 +14,8 @@ export interface TestEngineOptions {
   chunkMs?: number;
   /**
    * Misbehaviour on request: `{ "<item>": {...} }` or `{ "<operation>:<item>": {...} }`, merged
-   * into that job's input (the operation-specific entry wins over the item's).
+   * into that job's input (the operation-specific entry wins over the item's); `{ "*": {...} }`
+   * applies to every job, under both.
    */
   faults?: Record<string, Record<string, unknown>>;
   /**
@@ -60,6 +61,7 @@ export function testAdapter(operation: OperationId, options: TestAdapterOptions 
         command: testEngineCommand(),
         input: {
           bytes: options.bytes ?? 4096, chunks: options.chunks ?? 4, chunkMs: options.chunkMs ?? 50,
+          ...options.faults?.['*'],
           ...options.faults?.[itemId],
           ...options.faults?.[`${operation}:${itemId}`],
           item: itemId, channel: job.channel.id,

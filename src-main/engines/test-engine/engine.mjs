@@ -10,11 +10,13 @@
 //   exitCode: exit with this code (no result)       noResult: exit 0 without a result
 //   spawnChild: start a sleeping grandchild first (its pid is logged as "grandchild <pid>")
 //   ignoreTerm: ignore SIGTERM, so only the SIGKILL after the grace period ends it
+//   holdWhile: a path; after its first chunk the engine waits while that file exists, having written
+//     PATH.JOBID.PID.held (a test holds units mid-way and lets them end by events, not by a pace)
 // The result's metadata carries the argv it received, to prove arguments arrive literally, and its
 // pid (a long-lived one also logs it). A job line with keepAlive (a long-lived engine, engine-process.ts) leaves the process running
 // for the next job, as the production long-lived engines do; without it the process exits after one.
 import { spawn } from 'node:child_process';
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -87,6 +89,11 @@ async function run(job) {
     if (input.crash === i) process.kill(process.pid, 'SIGKILL');
     if (input.garbage === i) process.stdout.write('this is not json\n');
     if (input.hang === i) await new Promise(() => setInterval(() => {}, 1000));
+    if (i === 1 && typeof input.holdWhile === 'string' && existsSync(input.holdWhile)) {
+      // Says it holds (HOLDFILE.JOBID.PID.held), so a test waits for that event, not for a pace.
+      writeFileSync(`${input.holdWhile}.${job.jobId}.${process.pid}.held`, '');
+      while (existsSync(input.holdWhile)) await sleep(50);
+    }
     const size = i === chunks - 1 ? bytes - written : Math.floor(bytes / chunks);
     writeSync(fd, Buffer.alloc(size, 0x61 + (i % 26)));
     written += size;

@@ -65,7 +65,9 @@ const sameHash = (a: string, b: string): boolean => crypto.timingSafeEqual(Buffe
 
 /**
  * The host's book of unit tickets. Kept in memory: a ticket lives no longer than the host process
- * that issued it (a restarted host issues new ones for the units it adopts).
+ * that issued it. A restarted host that adopts a unit still running on a worker puts its ticket back
+ * with the same tokens (`restoreUnitTicket`), read from the unit's job in Redis, where they already
+ * are: the worker keeps the tokens it holds, and nothing about a ticket is written to the library.
  */
 export class TicketBook {
   private readonly byUnit = new Map<string, UnitTicket>();
@@ -93,6 +95,23 @@ export class TicketBook {
       maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, revoked: false,
     });
     return { ticket, uploadToken, files: seen.map((f, index) => ({ index, name: path.basename(f.path), size: f.size, tag: fileTag(f) })), expiresAt };
+  }
+
+  /**
+   * An adopted unit's ticket, put back after a host restart (docs/pools.md "Host restarts"): the
+   * tokens the job carries, the files as the host names them now. Each file must still have the size
+   * the worker was told (`expected`), else the unit cannot be adopted (`TICKET_FILE_CHANGED`).
+   */
+  restoreUnitTicket(pool: string, unitId: string, files: readonly string[], tokens: { ticket: string; uploadToken: string }, expected: readonly { index: number; name: string; size: number }[], options: IssueOptions = {}): void {
+    const issued = this.issueUnitTicket(pool, unitId, files, options);
+    const same = issued.files.length === expected.length && issued.files.every((f, i) => f.index === expected[i].index && f.name === expected[i].name && f.size === expected[i].size);
+    const t = this.byUnit.get(key(pool, unitId))!;
+    if (!same) {
+      t.revoked = true;
+      throw new BacklotError('TICKET_FILE_CHANGED', `The files of unit ${unitId} are not the ones its worker was told of; the unit cannot be adopted.`, { unitId });
+    }
+    t.ticketSha256 = sha256(tokens.ticket);
+    t.uploadSha256 = sha256(tokens.uploadToken);
   }
 
   /** Ends a unit's ticket and upload token at once (the unit settled, was released or lost its worker). */
