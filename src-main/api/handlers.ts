@@ -164,7 +164,7 @@ export function createHandlers(host: Host, dispatcher?: Dispatcher, options: Win
 
     'digest.get': async ({ item }) => itemDigest(host, await arbiter(), item),
 
-    'search.query': ({ query, speaker, channel, limit }) => ({ hits: searchTranscripts(host.db, query, { speaker, channel, limit }) }),
+    'search.query': ({ query, speaker, channel, limit }) => ({ hits: searchTranscripts(host.searchDb, query, { speaker, channel, limit }) }),
 
     'transcript.get': async ({ item }) => transcriptViewOf(host, await arbiter(), item),
 

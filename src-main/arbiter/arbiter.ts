@@ -5,7 +5,7 @@
 // what the next pull sees. The slots, the gates, the leaves' candidates and the due times live
 // in their own modules; what is left here picks and completes.
 import type { Host } from '../host/host';
-import { ClaimStore, claimKey } from './claims';
+import { ClaimStore, claimKey, type ClaimRow } from './claims';
 import { CandidateQueries, type Candidate } from './candidates';
 import { CandidateMemo } from './candidate-memo';
 import type { CompiledNode, CompiledTree } from './compile-tree';
@@ -33,6 +33,7 @@ import type { RunTrigger } from '../../src-shared/runs/trigger';
 import { BacklotError } from '../../src-shared/errors';
 import { workTitle } from './work-title';
 import { baseLane } from '../../src-shared/catalog/pool-lanes';
+import { logLine } from '../../src-shared/runs/log-keys';
 
 export type { RunningUnit, Hold, ArbiterConfig, Completion, FailureDisposition, UnitResult };
 
@@ -116,9 +117,28 @@ export class Arbiter {
     return out;
   }
 
-  /** Startup sweep: what a dead process left (open runs, claims) is settled. */
-  startupSweep(now: number): { interruptedRuns: number; releasedClaims: number } {
-    return this.upkeep.startupSweep(now);
+  /**
+   * Startup sweep: what a dead process left (open runs, claims) is settled. Claims whose keys are in
+   * `adopt` (pool units still running on a worker, docs/pools.md "Host restarts") keep their claim,
+   * run and slot; their units are returned for the caller to follow once the sweep committed.
+   */
+  startupSweep(now: number, adopt: ReadonlySet<string> = new Set()): { interruptedRuns: number; releasedClaims: number; adopted: RunningUnit[] } {
+    return this.upkeep.startupSweep(now, (c) => (adopt.has(c.key) ? this.adoptClaim(c, now) : null));
+  }
+
+  /** A claim an earlier process left on a pool lane, back on its slot as a running unit (null: released instead). */
+  private adoptClaim(c: ClaimRow, now: number): RunningUnit | null {
+    const binding = this.bindingsOn(c.lane).find((b) => b.operation === c.operation);
+    if (!binding || c.run_id === null || !this.slots.isFree(c.lane, c.slot)) return null;
+    const row = this.host.work.row(c.operation, c.item_id);
+    const unit: RunningUnit = {
+      key: c.key, token: c.token, operation: c.operation, itemId: c.item_id, channelId: c.channel_id, lane: c.lane, slot: c.slot,
+      nodeId: c.node_id, runId: c.run_id, startedAt: c.started_at, durationS: row?.duration_s ?? 0, binding,
+      reservedBytes: c.reserved_bytes, reservedUsd: c.reserved_usd, reachableSince: row?.reachable_since ?? null, trigger: c.trigger, adopted: true,
+    };
+    this.slots.put(unit);
+    this.slots.setRun(c.lane, c.slot, { runId: c.run_id, operation: c.operation, channelId: c.channel_id, trigger: c.trigger, pending: false, endedAt: now });
+    return unit;
   }
 
   /** After a full disk: claims no unit of this process holds any more are released. */
@@ -471,7 +491,8 @@ export class Arbiter {
         failedTerminally = this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
         this.recordInRun(() => {
           this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
-          this.runs.log(unit.runId, now, 'warn', `${unit.operation} of "${workTitle(this.host, unit.itemId)}" failed: ${result.code}`);
+          const line = logLine('unitFailed', { operation: unit.operation, item: unit.itemId, title: workTitle(this.host, unit.itemId), code: result.code });
+          this.runs.log(unit.runId, now, 'warn', line.text, line);
         });
         break;
       }
@@ -480,7 +501,8 @@ export class Arbiter {
         this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, 'requeue', now);
         this.recordInRun(() => {
           this.runs.recordUnit(unit.runId, 'requeued', 0, 0, unit.lane, now);
-          this.runs.log(unit.runId, now, 'info', `${unit.operation} of "${workTitle(this.host, unit.itemId)}" requeued: ${result.code} (its inputs changed while it ran; it runs again with the new ones)`);
+          const line = logLine('unitRequeued', { operation: unit.operation, item: unit.itemId, title: workTitle(this.host, unit.itemId), code: result.code });
+          this.runs.log(unit.runId, now, 'info', line.text, line);
         });
         break;
       default: {

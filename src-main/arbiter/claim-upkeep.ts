@@ -2,9 +2,9 @@
 // released; during dispatch a claim whose lease lapsed is released unless a live unit of this
 // process still holds it; after a full disk, claims no unit holds any more are released at once.
 import type { Host } from '../host/host';
-import type { ClaimStore } from './claims';
+import type { ClaimRow, ClaimStore } from './claims';
 import type { RunWriter } from './run-writer';
-import type { SlotTable } from './slot-table';
+import type { RunningUnit, SlotTable } from './slot-table';
 import type { OperationId } from '../../src-shared/catalog/operations';
 
 export class ClaimUpkeep {
@@ -16,12 +16,23 @@ export class ClaimUpkeep {
     this.firstExpiry = host.db.prepare('SELECT MIN(expires_at) FROM claims').pluck();
   }
 
-  /** Runs a dead process left open become interrupted (keeping what they spent); their claims are released. */
-  startupSweep(now: number): { interruptedRuns: number; releasedClaims: number } {
-    const interruptedRuns = this.runs.interruptOpenRuns(now);
-    const stale = this.claims.all();
+  /**
+   * Runs a dead process left open become interrupted (keeping what they spent); their claims are
+   * released. Claims `adopt` returns a unit for (a pool unit still running on a worker: docs/pools.md
+   * "Host restarts") are kept with their runs, and their units returned to be followed.
+   */
+  startupSweep(now: number, adopt: (c: ClaimRow) => RunningUnit | null = () => null): { interruptedRuns: number; releasedClaims: number; adopted: RunningUnit[] } {
+    const all = this.claims.all();
+    const adopted: RunningUnit[] = [];
+    for (const c of all) {
+      const unit = c.run_id === null ? null : adopt(c);
+      if (unit) adopted.push(unit);
+    }
+    const interruptedRuns = this.runs.interruptOpenRuns(now, new Set(adopted.map((u) => u.runId)));
+    const kept = new Set(adopted.map((u) => u.key));
+    const stale = all.filter((c) => !kept.has(c.key));
     for (const c of stale) this.release(c.key, c.token, c.operation, c.item_id, now);
-    return { interruptedRuns, releasedClaims: stale.length };
+    return { interruptedRuns, releasedClaims: stale.length, adopted };
   }
 
   /** A new claim: an earlier expiry than the one remembered moves the next look forward. */

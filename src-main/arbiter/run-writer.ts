@@ -10,6 +10,12 @@ export type { RunTrigger };
 /** `requeued`: a unit whose inputs changed under it; neither done nor failed, it runs again. */
 export type UnitOutcome = 'done' | 'failed' | 'interrupted' | 'requeued';
 
+/** A log line's message key and parameters (src-shared/runs/log-keys.ts). */
+export interface RunLogKey {
+  key: string;
+  params?: Record<string, unknown>;
+}
+
 export interface OpenRun {
   operation: string;
   channelId: string;
@@ -57,11 +63,13 @@ export class RunWriter {
         items_done = ?, items_failed = ?, bytes_written = ?, spent_usd = ? WHERE id = ? AND outcome = 'running'`),
       closeAs: db.prepare(`UPDATE runs SET ended_at = ?, outcome = ?, reason_code = ?, reason_params = ?, diagnostic = COALESCE(?, diagnostic)
         WHERE id = ? AND outcome = 'running'`),
-      log: db.prepare('INSERT INTO run_logs (run_id, t, level, text) VALUES (?, ?, ?, ?)'),
+      log: db.prepare('INSERT INTO run_logs (run_id, t, level, text, key, params) VALUES (?, ?, ?, ?, ?, ?)'),
       spend: db.prepare('INSERT INTO spend_ledger (run_id, lane, t, usd) VALUES (?, ?, ?, ?)'),
       openRuns: db.prepare("SELECT id FROM runs WHERE outcome = 'running'"),
       interruptOpen: db.prepare(`UPDATE runs SET outcome = 'interrupted', ended_at = ?, reason_code = 'HOST_STOPPED', reason_params = '{}'
         WHERE outcome = 'running'`),
+      interruptOne: db.prepare(`UPDATE runs SET outcome = 'interrupted', ended_at = ?, reason_code = 'HOST_STOPPED', reason_params = '{}'
+        WHERE id = ? AND outcome = 'running'`),
       count: db.prepare('SELECT COUNT(*) AS n FROM runs'),
     };
   }
@@ -146,16 +154,24 @@ export class RunWriter {
     this.q.closeAs.run(endedAt, outcome, code, JSON.stringify(params), null, runId);
   }
 
-  log(runId: number, t: number, level: 'debug' | 'info' | 'warn' | 'error', text: string): void {
-    this.q.log.run(runId, t, level, text);
+  /**
+   * One log line: its English text (the CLI's, a bug report's), and when the line is keyed the key
+   * and params the window says it from in the reader's language (docs/i18n.md "Log lines").
+   */
+  log(runId: number, t: number, level: 'debug' | 'info' | 'warn' | 'error', text: string, keyed?: RunLogKey): void {
+    this.q.log.run(runId, t, level, text, keyed?.key ?? null, keyed ? JSON.stringify(keyed.params ?? {}) : null);
   }
 
   /** Startup sweep: runs a dead process left open become interrupted, keeping what they spent. */
-  interruptOpenRuns(now: number): number {
+  interruptOpenRuns(now: number, keep: ReadonlySet<number> = new Set()): number {
     this.failures.clear();
     this.writeTotals();
     this.totals.clear();
-    return this.q.interruptOpen.run(now).changes;
+    if (keep.size === 0) return this.q.interruptOpen.run(now).changes;
+    // The runs of adopted pool units stay open: their unit is still running (docs/pools.md "Host restarts").
+    let n = 0;
+    for (const id of this.q.openRuns.pluck().all() as number[]) if (!keep.has(id)) n += this.q.interruptOne.run(now, id).changes;
+    return n;
   }
 
   count(): number {

@@ -23,6 +23,8 @@ export interface RunningUnit {
   reservedUsd: number;
   reachableSince: number | null;
   trigger: RunTrigger;
+  /** Sent to a pool by an earlier host process and adopted at this one's start (docs/pools.md "Host restarts"). */
+  adopted?: boolean;
 }
 
 export interface SlotRun {

@@ -105,9 +105,24 @@ export async function startBenchRedis(dir: string, password: string): Promise<Be
   };
 }
 
-/** One `backlot worker` with the test engines; `faults` reaches the test engine as in the reliability tests. */
-export async function startBenchWorker(joinFile: string, dataDir: string, slots: number, faults: string): Promise<BenchWorker> {
-  const child = spawn(process.execPath, [BIN, 'worker', '--join', joinFile, '--engines', 'test', '--data', dataDir, '--slots', `cpu=${slots}`], {
+export interface BenchWorkerOptions {
+  /** The engine profile (default test). */
+  engines?: 'test' | 'production';
+  /** Pin the worker (and the engines it starts) to this CPU with taskset, where taskset exists. */
+  cpu?: number;
+}
+
+/** Whether `taskset` can pin a process here (util-linux; Linux only). */
+export function canPin(): boolean {
+  const probe = spawnSync('taskset', ['-c', '0', 'true'], { encoding: 'utf8' });
+  return !probe.error && probe.status === 0;
+}
+
+/** One `backlot worker` with the test engines (or the production ones); `faults` reaches the test engine as in the reliability tests. */
+export async function startBenchWorker(joinFile: string, dataDir: string, slots: number, faults: string, options: BenchWorkerOptions = {}): Promise<BenchWorker> {
+  const argv = [BIN, 'worker', '--join', joinFile, '--engines', options.engines ?? 'test', '--data', dataDir, '--slots', `cpu=${slots}`];
+  const pinned = options.cpu !== undefined;
+  const child = spawn(pinned ? 'taskset' : process.execPath, pinned ? ['-c', String(options.cpu), process.execPath, ...argv] : argv, {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_DATA: '', BACKLOT_TEST_FAULTS: faults },
   });
   track(child);

@@ -15,6 +15,7 @@ import type { TranscriptRecord } from '../../src-shared/transcript/record';
 import { indexTranscript } from '../transcripts/search-index';
 import { RANK_WINDOW, searchExpression, searchTranscripts } from '../transcripts/search';
 import { loadCorpus } from './load-corpus';
+import { referenceSearch } from './search-reference';
 import type { GeneratedChannel } from '../../src-shared/corpus/generate';
 import { round } from './snapshot-measure';
 import { BacklotError } from '../../src-shared/errors';
@@ -31,6 +32,8 @@ export interface SearchBenchSpec {
   keepDir?: string;
   /** Measure the library a run with the same spec kept in `keepDir` instead of building it again. */
   reuse?: boolean;
+  /** Also run every search the way it ran before the pair index (search-reference.ts) and count the answers that differ. */
+  compare?: boolean;
 }
 
 export const QUERY_KINDS = ['word', 'two-words', 'phrase', 'prefix', 'channel', 'speaker'] as const;
@@ -59,15 +62,19 @@ export interface SearchBenchResult {
   buildMs: number;
   /** Bytes on disk: the FTS5 index, the segment rows with their indexes, the whole file. */
   ftsMb: number;
+  /** The word-pair index (phrases). */
+  pairsMb: number;
   segmentRowsMb: number;
   databaseMb: number;
   all: LatencyFigures;
   byKind: Record<QueryKind, LatencyFigures>;
   rssMb: number;
+  /** With `compare`: the searches whose hits (content or order) differ from the reference's. */
+  differing?: number;
 }
 
-interface BenchQuery { kind: QueryKind; query: string; channel?: string; speaker?: string }
-interface BenchItem { id: string; channel: string; durationS: number }
+export interface BenchQuery { kind: QueryKind; query: string; channel?: string; speaker?: string }
+export interface BenchItem { id: string; channel: string; durationS: number }
 
 const BATCH = 500;
 
@@ -75,7 +82,7 @@ const BATCH = 500;
 const NAMED = (ids: readonly string[]) => Object.fromEntries(ids.map((id) => [id, id]));
 
 /** Speaker profiles of a channel: its two or three regular voices. */
-function channelSpeakers(channelId: string, index: number): string[] {
+export function channelSpeakers(channelId: string, index: number): string[] {
   return Array.from({ length: 2 + (index % 2) }, (_, k) => `${channelId}-voice-${k + 1}`);
 }
 
@@ -116,6 +123,9 @@ export function runSearchBench(spec: SearchBenchSpec): SearchBenchResult {
       entry.hits += hits;
       if ((countMatches.get(searchExpression(host.db, q.query, q)) as number) > RANK_WINDOW) entry.windowed++;
     }
+    // Untimed: each answer against the reference's, hit for hit (docs/benchmarks.md "Search").
+    const differing = spec.compare ? queries.filter((q) => JSON.stringify(referenceSearch(host.db, q.query, { channel: q.channel, speaker: q.speaker, limit: 20 }))
+      !== JSON.stringify(searchTranscripts(host.searchDb, q.query, { channel: q.channel, speaker: q.speaker, limit: 20 }))).length : undefined;
     const size = (like: string) => (host.db.prepare('SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE ?').pluck().get(like) as number) / 2 ** 20;
     const byKind = Object.fromEntries(QUERY_KINDS.map((k) => [k, figures(times.get(k)!)])) as Record<QueryKind, LatencyFigures>;
     const all: Samples = { wall: [], cpu: [], hits: 0, windowed: 0 };
@@ -127,8 +137,9 @@ export function runSearchBench(spec: SearchBenchSpec): SearchBenchResult {
     }
     return {
       items: items.length, channels: corpus.length, seed, segments, words, buildMs: round(buildMs, 0),
-      ftsMb: round(size('search_fts%'), 1), segmentRowsMb: round(size('search_segments%'), 1), databaseMb: round(fs.statSync(file).size / 2 ** 20, 1),
+      ftsMb: round(size('search_fts%'), 1), pairsMb: round(size('search_pairs%'), 1), segmentRowsMb: round(size('search_segments%'), 1), databaseMb: round(fs.statSync(file).size / 2 ** 20, 1),
       all: figures(all), byKind, rssMb: round(process.memoryUsage().rss / 2 ** 20, 1),
+      ...(differing === undefined ? {} : { differing }),
     };
   } finally {
     host.close();
@@ -173,7 +184,7 @@ function readBuilt(host: Host, spec: SearchBenchSpec, seed: number): Built {
 }
 
 function run(host: Host, q: BenchQuery): number {
-  return searchTranscripts(host.db, q.query, { channel: q.channel, speaker: q.speaker, limit: 20 }).length;
+  return searchTranscripts(host.searchDb, q.query, { channel: q.channel, speaker: q.speaker, limit: 20 }).length;
 }
 
 interface Samples { wall: number[]; cpu: number[]; hits: number; windowed: number }
@@ -194,7 +205,7 @@ function figures(s: Samples): LatencyFigures {
  * (so common words are searched as often as they are spoken), skipping the function words nobody
  * searches alone; phrases keep them, as spoken phrases do.
  */
-function benchQueries(vocabulary: TranscriptVocabulary, items: BenchItem[], speakersOf: Map<string, string[]>, spec: SearchBenchSpec, seed: number): BenchQuery[] {
+export function benchQueries(vocabulary: TranscriptVocabulary, items: BenchItem[], speakersOf: Map<string, string[]>, spec: SearchBenchSpec, seed: number): BenchQuery[] {
   const rand = mulberry32(seed ^ 0x5eed);
   const rank = new Map(vocabulary.words.map((w, i) => [w, i]));
   const content = (w: string) => (rank.get(w) ?? 0) >= vocabulary.functionWords;

@@ -23,6 +23,7 @@ export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
     const step = MIGRATIONS[version - 1];
     db.transaction(() => {
       db.exec(step.sql);
+      step.backfill?.(db);
       db.pragma(`user_version = ${version}`);
     })();
   }

@@ -3,6 +3,7 @@
 // picks in one transaction and starts their engines after it commits (docs/architecture.md
 // "One pick"). No busy polling. It holds the dispatcher lock so a second one on the same library
 // is refused.
+import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Host } from '../host/host';
@@ -13,7 +14,7 @@ import { pruneRuns, spendWindowStart } from '../runs/history';
 import { SystemDiskProbe } from '../gates/disk-probe';
 import { localWallTime } from '../gates/quiet-hours';
 import { detectGpus, type GpuReport } from '../gates/gpu';
-import { sweepTemporaryOutputs } from '../engines/commit-output';
+import { sweepTemporaryOutputs, temporaryOutputDir } from '../engines/commit-output';
 import { DispatcherLock } from './lock';
 import { ManualRuns } from '../arbiter/manual-runs';
 import { BacklotError, isBacklotError } from '../../src-shared/errors';
@@ -30,6 +31,9 @@ import { storageErrorCode } from '../db/storage-errors';
 import { attachAcquisition, detachAcquisition, type Acquisition } from '../gates/acquisition';
 import { calendarPeriod } from '../../src-shared/schedule/calendar-period';
 import type { PoolRuntime } from '../pools/pool-runtime';
+import { asLogMessage } from '../../src-shared/runs/log-keys';
+import { baseLane, poolOf } from '../../src-shared/catalog/pool-lanes';
+import type { LaneKey } from '../../src-shared/catalog/lanes';
 
 export interface DispatcherOptions {
   dataDir: string;
@@ -126,7 +130,10 @@ export class Dispatcher {
     this.executor = new EngineExecutor(this.host, this.registry, this.env, {
       complete: (unit, result) => this.complete(unit, result),
       renew: (unit) => { this.arbiter.renew(unit, this.host.now()); },
-      log: (unit, level, text) => this.arbiter.runs.log(unit.runId, this.host.now(), level, text),
+      log: (unit, level, line) => {
+        const m = asLogMessage(line);
+        this.arbiter.runs.log(unit.runId, this.host.now(), level, m.text, m.key ? { key: m.key, params: m.params } : undefined);
+      },
       progress: (unit, p) => { if (this.progress.report(unit, p, this.host.now())) this.host.emit('progress-changed'); },
       stallTimeoutMs: () => this.settings.get('engines.stallTimeoutS') * 1000,
       preflightFailed: (unit, engineId, preflight) => {
@@ -178,8 +185,8 @@ export class Dispatcher {
    * Takes the lock, sweeps what a dead process left, and starts dispatching. On a full disk it
    * starts held (DISK_FULL) instead of failing, and takes the lock and sweeps once space returns.
    */
-  async start(): Promise<{ interruptedRuns: number; releasedClaims: number }> {
-    let swept = { interruptedRuns: 0, releasedClaims: 0 };
+  async start(): Promise<{ interruptedRuns: number; releasedClaims: number; adoptedUnits: number }> {
+    let swept = { interruptedRuns: 0, releasedClaims: 0, adoptedUnits: 0 };
     try {
       this.lock.acquire();
     } catch (e) {
@@ -216,16 +223,45 @@ export class Dispatcher {
     return swept;
   }
 
-  private async sweep(): Promise<{ interruptedRuns: number; releasedClaims: number }> {
+  private async sweep(): Promise<{ interruptedRuns: number; releasedClaims: number; adoptedUnits: number }> {
+    const adopt = await this.adoptablePoolUnits();
     await sweepTemporaryOutputs(this.options.dataDir, {
       wasRecorded: (jobId) => this.host.db.prepare('SELECT 1 FROM work WHERE output_job = ?').get(jobId) !== undefined,
+      keep: new Set(adopt.values()),
     });
-    return this.host.transaction(() => {
+    const { adopted, ...swept } = this.host.transaction(() => {
       this.noteEngineFingerprints();
       // A period may have ended while no host ran: every roll-up is derived for the current one.
       this.host.work.recomputeRollups(this.host.now());
-      return this.arbiter.startupSweep(this.host.now());
+      return this.arbiter.startupSweep(this.host.now(), new Set(adopt.keys()));
     });
+    // Followed from where they are once the sweep committed; a folder kept for a unit not adopted after all goes.
+    for (const [key, jobId] of adopt) if (!adopted.some((u) => u.key === key)) fs.rmSync(temporaryOutputDir(this.options.dataDir, jobId), { recursive: true, force: true });
+    for (const unit of adopted) this.startUnit(unit);
+    return { ...swept, adoptedUnits: adopted.length };
+  }
+
+  /**
+   * Host restarts adopt (docs/pools.md "Host restarts"): of the claims a dead process left on pool
+   * lanes, those whose job is still in Redis (or Redis cannot be asked now), by claim key with their
+   * job id. The others are released by the sweep as before.
+   */
+  private async adoptablePoolUnits(): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const pools = this.options.poolRuntime;
+    if (!pools?.inquire) return out;
+    for (const c of this.arbiter.claims.all()) {
+      const pool = poolOf(c.lane);
+      if (pool === null || c.run_id === null) continue;
+      const jobId = EngineExecutor.jobIdOf({ runId: c.run_id, operation: c.operation, key: c.key, token: c.token });
+      try {
+        const answer = await pools.inquire({ pool, lane: baseLane(c.lane) as LaneKey, unitKey: c.key, claimToken: c.token, jobId });
+        if (answer === 'adopt') out.set(c.key, jobId);
+      } catch {
+        // Not adopted: released as before; the unit runs again.
+      }
+    }
+    return out;
   }
 
   private noticeOtherSettings(): void {

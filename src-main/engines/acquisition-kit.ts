@@ -64,7 +64,7 @@ export function pacedLaunch(job: JobContext, command: EngineCommand, input: Reco
           signal: io.signal,
           stallTimeoutMs: job.env.settings['engines.stallTimeoutS'] * 1000,
           onProgress: (p) => io.progress(p.ratio, p.message),
-          onLog: (e) => io.log(e.level, e.text),
+          onLog: (e) => io.log(e.level, e),
         });
       } finally {
         release();

@@ -53,6 +53,13 @@ export async function prepareTemporaryOutputDir(libraryDir: string, jobId: strin
   return dir;
 }
 
+/** A job's temporary directory, keeping what it holds (an adopted pool unit's uploads: docs/pools.md "Host restarts"). */
+export function keepTemporaryOutputDir(libraryDir: string, jobId: string): string {
+  const dir = temporaryOutputDir(libraryDir, jobId);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /**
  * Move `tempFiles[i]` onto `finalPaths[i]` for every i and call `record()` (synchronously, e.g. a
  * better-sqlite3 transaction) in the same step. Resolves once all of it is done; rejects with the
@@ -158,13 +165,15 @@ export interface SweepReport {
  */
 export async function sweepTemporaryOutputs(
   libraryDir: string,
-  options: { wasRecorded?: (jobId: string) => boolean } = {},
+  options: { wasRecorded?: (jobId: string) => boolean; keep?: ReadonlySet<string> } = {},
 ): Promise<SweepReport> {
   const root = path.join(libraryDir, TEMP_DIR_NAME);
   const report: SweepReport = { removed: [], rolledBack: [], keptNew: [] };
   let names: string[];
   try { names = readdirSync(root); } catch { return report; }
   for (const name of names) {
+    // An adopted pool unit's folder: its worker's uploads land there still (docs/pools.md "Host restarts").
+    if (options.keep?.has(name)) continue;
     const journal = readJournal(path.join(root, name, JOURNAL));
     if (journal) {
       if (options.wasRecorded && !options.wasRecorded(journal.jobId)) {

@@ -36,7 +36,8 @@ export interface RunEngineOptions {
   onSpawn?: (pid: number) => void;
 }
 
-export interface EngineLogEntry { level: LogLevel; text: string; at: number }
+/** A log line as the engine sent it; `key` and `params` when it is keyed (src-shared/runs/log-keys.ts). */
+export interface EngineLogEntry { level: LogLevel; text: string; key?: string; params?: Record<string, unknown>; at: number }
 
 export interface EngineSuccess {
   ok: true;
@@ -242,7 +243,7 @@ export class EngineProcess {
         this.callback(job, () => job.options.onProgress?.(message.message === undefined ? { ratio: message.ratio } : { ratio: message.ratio, message: message.message }));
         break;
       case 'log': {
-        const entry: EngineLogEntry = { level: message.level, text: message.text, at: Date.now() };
+        const entry: EngineLogEntry = { level: message.level, text: message.text, ...(message.key ? { key: message.key, params: message.params ?? {} } : {}), at: Date.now() };
         if (job.logs.length < LOGS_KEEP) job.logs.push(entry);
         this.callback(job, () => job.options.onLog?.(entry));
         break;

@@ -14,17 +14,19 @@ import type { EngineEnvironment, FailurePlan, InProcessIo, JobContext } from './
 import type { EngineRegistry, RegisteredEngine } from './registry';
 import { runEngine, type EngineOutcome, type RunEngineOptions } from './runner';
 import { EngineWorkers } from './workers';
-import { commitOutputs, prepareTemporaryOutputDir, temporaryOutputDir } from './commit-output';
+import { commitOutputs, keepTemporaryOutputDir, prepareTemporaryOutputDir, temporaryOutputDir } from './commit-output';
 import { storageErrorCode } from '../db/storage-errors';
 import { isBacklotError } from '../../src-shared/errors';
 import { baseLane, poolOf } from '../../src-shared/catalog/pool-lanes';
 import type { PoolRuntime } from '../pools/pool-runtime';
+import { asLogMessage, type LogMessage } from '../../src-shared/runs/log-keys';
 
 export interface ExecutorHooks {
   /** Commits a unit's result synchronously (in its own transaction); false if the claim lapsed. */
   complete(unit: RunningUnit, result: UnitResult): boolean;
   renew(unit: RunningUnit): void;
-  log(unit: RunningUnit, level: 'debug' | 'info' | 'warn' | 'error', text: string): void;
+  /** A run log line: plain text, or keyed (src-shared/runs/log-keys.ts). */
+  log(unit: RunningUnit, level: 'debug' | 'info' | 'warn' | 'error', line: string | LogMessage): void;
   progress(unit: RunningUnit, progress: { ratio: number; message?: string }): void;
   stallTimeoutMs(): number;
   /** A unit found its engine's configuration wrong; the lane's preflight now says so. */
@@ -97,8 +99,13 @@ export class EngineExecutor {
     await Promise.all([...this.finished.values()]);
   }
 
+  /** The job id of a claim: the same for the unit a dead host process sent, so a restarted host finds its job (docs/pools.md "Host restarts"). */
+  static jobIdOf(claim: { runId: number; operation: string; key: string; token: string }): string {
+    return `${claim.runId}-${safeSegment(claim.operation)}-${createHash('sha1').update(claim.key + claim.token).digest('hex').slice(0, 12)}`;
+  }
+
   private jobId(unit: RunningUnit): string {
-    return `${unit.runId}-${safeSegment(unit.operation)}-${createHash('sha1').update(unit.key + unit.token).digest('hex').slice(0, 12)}`;
+    return EngineExecutor.jobIdOf(unit);
   }
 
   private async run(unit: RunningUnit, abort: AbortController): Promise<void> {
@@ -116,7 +123,8 @@ export class EngineExecutor {
         // The period rolled over or its digests were redone since the claim: nothing to roll up now.
         return this.fail(unit, { outcome: 'failed', code: NO_NEW_ITEMS, params: { period: rollup.period.key }, disposition: 'requeue' });
       }
-      const outputDir = await prepareTemporaryOutputDir(this.env.dataDir, jobId);
+      // An adopted unit's folder may already hold what its worker uploaded before the host restarted: kept.
+      const outputDir = unit.adopted ? keepTemporaryOutputDir(this.env.dataDir, jobId) : await prepareTemporaryOutputDir(this.env.dataDir, jobId);
       const job: JobContext = {
         env: this.env, jobId, outputDir, operation: unit.operation, channel, item,
         inputs: this.inputsOf(unit), attempts: this.host.work.row(unit.operation, unit.itemId)?.attempts ?? 0,
@@ -207,9 +215,9 @@ export class EngineExecutor {
     const io: InProcessIo = {
       signal: abort.signal,
       progress: (ratio, message) => { this.hooks.renew(unit); this.hooks.progress(unit, message === undefined ? { ratio } : { ratio, message }); },
-      log: (level, text) => { this.hooks.renew(unit); this.hooks.log(unit, level, text); },
+      log: (level, line) => { this.hooks.renew(unit); this.hooks.log(unit, level, line); },
     };
-    return this.pools.run({ pool, lane: baseLane(unit.lane) as PoolUnitLane, unitKey: unit.key, claimToken: unit.token, engineId: engine.adapter.id, job }, io);
+    return this.pools.run({ pool, lane: baseLane(unit.lane) as PoolUnitLane, unitKey: unit.key, claimToken: unit.token, engineId: engine.adapter.id, job, ...(unit.adopted ? { adopt: true } : {}) }, io);
   }
 
   private async launch(engine: RegisteredEngine, job: JobContext, unit: RunningUnit, abort: AbortController): Promise<EngineOutcome> {
@@ -218,7 +226,7 @@ export class EngineExecutor {
       signal: abort.signal,
       stallTimeoutMs: this.hooks.stallTimeoutMs(),
       onProgress: (p) => { this.hooks.renew(unit); this.hooks.progress(unit, p); },
-      onLog: (entry) => { this.hooks.renew(unit); this.hooks.log(unit, entry.level, entry.text); },
+      onLog: (entry) => { this.hooks.renew(unit); this.hooks.log(unit, entry.level, entry); },
     };
     const request = { jobId: job.jobId, operation: unit.operation, outputDir: job.outputDir };
     switch (launch.kind) {
@@ -230,7 +238,7 @@ export class EngineExecutor {
         const io: InProcessIo = {
           signal: abort.signal,
           progress: (ratio, message) => options.onProgress?.(message === undefined ? { ratio } : { ratio, message }),
-          log: (level, text) => options.onLog?.({ level, text, at: Date.now() }),
+          log: (level, line) => options.onLog?.({ level, ...asLogMessage(line), at: Date.now() }),
         };
         return launch.run(io);
       }

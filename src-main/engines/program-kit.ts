@@ -7,6 +7,9 @@ import { isBacklotError } from '../../src-shared/errors';
 import {
   encodeLine, parseJobLine, type EngineJob, type EngineLine, type EngineOutput, type LogLevel,
 } from '../../src-shared/protocol/engine-lines';
+import { asLogMessage, type LogMessage } from '../../src-shared/runs/log-keys';
+
+export { logLine } from '../../src-shared/runs/log-keys';
 
 /** A refusal with a reason code: becomes the job's `error` line (never a stack trace). */
 export class EngineJobError extends Error {
@@ -21,7 +24,11 @@ export interface JobIo {
   signal: AbortSignal;
   /** ratio 0..1; sent at most every `progressEveryMs` (the last one always). */
   progress(ratio: number, message?: string): void;
-  log(level: LogLevel, text: string): void;
+  /**
+   * A run log line: plain English text, or a keyed line made by `logLine(key, params)`
+   * (src-shared/runs/log-keys.ts) that the window says in the reader's language.
+   */
+  log(level: LogLevel, line: string | LogMessage): void;
 }
 
 export interface JobAnswer {
@@ -101,8 +108,9 @@ async function runOne(line: string, ready: Promise<void>, handler: JobHandler, s
       send({ type: 'progress', ...pending });
       pending = null;
     },
-    log(level, text) {
-      send({ type: 'log', level, text });
+    log(level, line) {
+      const m = asLogMessage(line);
+      send({ type: 'log', level, text: m.text, ...(m.key ? { key: m.key, params: m.params ?? {} } : {}) });
     },
   };
   try {

@@ -2,7 +2,8 @@
 // and the events the shells forward to windows. Electron main and the headless server both build
 // exactly this and nothing else holds authority.
 import { EventEmitter } from 'node:events';
-import { openDatabase, type Db } from '../db/connection';
+import { openDatabase, openedExclusively, type Db } from '../db/connection';
+import { openSearchConnection } from '../db/search-connection';
 import { UnitOfWork } from '../db/unit-of-work';
 import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
@@ -35,6 +36,8 @@ export class Host {
   readonly work: WorkStore;
   readonly library: LibraryRepository;
   readonly clock: Clock;
+  private readonly databaseFile: string;
+  private searchConnection: Db | null = null;
   private readonly events = new EventEmitter();
   private readonly coalescer = new EventCoalescer((event) => this.deliver(event));
   private readonly noticeLog: (HostNotice & { id: number })[] = [];
@@ -42,6 +45,7 @@ export class Host {
 
   constructor(options: HostOptions) {
     this.clock = options.clock ?? wallClock;
+    this.databaseFile = options.databaseFile;
     this.db = openDatabase(options.databaseFile, { durable: options.durable });
     this.uow = new UnitOfWork(this.db);
     this.work = new WorkStore(this.uow, { operations: options.operations, ...(options.settleOrder === undefined ? {} : { settleOrder: options.settleOrder }) });
@@ -67,6 +71,18 @@ export class Host {
       for (const c of this.library.channels()) this.work.ensureChannel(c.id, now);
       for (const r of this.db.prepare('SELECT id FROM items').all() as { id: string }[]) this.work.ensureItem(r.id, now);
     });
+  }
+
+  /**
+   * The connection searches read (src-main/db/search-connection.ts): read-only, opened on first use.
+   * It sees what the writer has committed. A library in memory, or one held exclusively on a full
+   * disk, has no second connection: the writer's own serves.
+   */
+  get searchDb(): Db {
+    if (this.searchConnection === null) {
+      this.searchConnection = this.databaseFile === ':memory:' || openedExclusively(this.db) ? this.db : openSearchConnection(this.databaseFile);
+    }
+    return this.searchConnection;
   }
 
   now(): number {
@@ -123,6 +139,7 @@ export class Host {
   close(): void {
     this.coalescer.close();
     this.events.removeAllListeners();
+    if (this.searchConnection !== null && this.searchConnection !== this.db && this.searchConnection.open) this.searchConnection.close();
     if (this.db.open) this.db.close();
   }
 }

@@ -58,18 +58,3 @@ export async function chooseAudioTrack(file: string, binaries: { ffprobe?: strin
   }
   return { track: order[0], of: streams.length, why: 'no-sound' };
 }
-
-/** The run log's words for a choice (only worth a line when the file has several tracks). */
-export function describeAudioTrack(choice: AudioTrackChoice): string {
-  const which = `audio track ${choice.track + 1} of ${choice.of}`;
-  switch (choice.why) {
-    case 'only': return which;
-    case 'default': return `${which} (the file's default track)`;
-    case 'first-with-sound': return `${which} (the first with sound; the default track is silent or none is marked)`;
-    case 'no-sound': return `${which} (no track has sound)`;
-    default: {
-      const never: never = choice.why;
-      return never;
-    }
-  }
-}

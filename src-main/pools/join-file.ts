@@ -20,6 +20,8 @@ const joinSchema = z.object({
   leaseS: z.number().int().positive(),
   media: z.enum(POOL_MEDIA),
   maps: z.array(z.object({ host: z.string(), worker: z.string() })),
+  /** The library's id (library-marker.ts): a shared-media worker finds it in each mapped folder. Older join files lack it. */
+  library: z.string().regex(/^[0-9a-f]{32}$/).optional(),
 });
 
 export type JoinFile = z.infer<typeof joinSchema>;

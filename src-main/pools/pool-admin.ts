@@ -13,6 +13,7 @@ import { PoolStore, type PoolRecord } from './pool-store';
 import { withRedis, type RedisTarget } from './redis-client';
 import { addPoolPassword, createPoolUser, dropPoolUser, poolKeyPrefix, poolQueueName, poolUserName, removePoolPassword, settlePassword } from './pool-acl';
 import { writeJoinFile, JOIN_FORMAT, type JoinFile } from './join-file';
+import { libraryId, markMappedFolders } from './library-marker';
 
 export interface AdminTarget extends RedisTarget {
   /** The URL without credentials: what the pool row and messages show. */
@@ -57,7 +58,7 @@ export function doorUrl(listen: string): string {
   return `http://${host}:${m[2]}`;
 }
 
-function joinFor(pool: PoolSpec, admin: AdminTarget, password: string, doorToken: string, door: string): JoinFile {
+function joinFor(pool: PoolSpec, admin: AdminTarget, password: string, doorToken: string, door: string, library: string | null): JoinFile {
   const url = new URL(admin.publicUrl);
   url.username = poolUserName(pool.name);
   url.password = encodeURIComponent(password);
@@ -66,6 +67,7 @@ function joinFor(pool: PoolSpec, admin: AdminTarget, password: string, doorToken
     redis: { url: url.toString(), ca: admin.ca ?? null, queue: poolQueueName(pool.name), keyPrefix: poolKeyPrefix(pool.name) },
     door: { url: door, token: doorToken },
     lanes: pool.lanes, slots: pool.slots, leaseS: pool.leaseS, media: pool.media, maps: pool.maps,
+    ...(library ? { library } : {}),
   };
 }
 
@@ -101,7 +103,7 @@ export class PoolAdmin {
       try {
         this.store.insert({ ...spec, redisUrl: redact(admin.publicUrl), redisUser: poolUserName(spec.name), joinFile: target, createdAt: this.now() }, doorToken);
         try {
-          writeJoinFile(target, joinFor(spec, admin, password, doorToken, door));
+          writeJoinFile(target, joinFor(spec, admin, password, doorToken, door, this.markLibrary(spec)));
         } catch (e) {
           this.store.remove(spec.name);
           throw e;
@@ -131,7 +133,7 @@ export class PoolAdmin {
       try {
         this.store.rotate(name, doorToken, target, this.now());
         try {
-          writeJoinFile(target, joinFor(pool, admin, password, doorToken, door));
+          writeJoinFile(target, joinFor(pool, admin, password, doorToken, door, this.markLibrary(pool)));
         } catch (e) {
           this.db.prepare('UPDATE pools SET door_token_sha256 = ?, join_file = ?, rotated_at = ? WHERE name = ?').run(before.hash, before.file, before.at, name);
           throw e;
@@ -143,6 +145,18 @@ export class PoolAdmin {
       await settlePassword(client, name, password);
     });
     return { pool: this.store.get(name)!, joinFile: target };
+  }
+
+  /**
+   * The library's id for the join file; a shared-media pool's mapped host folders get its marker
+   * (docs/pools.md "Shared storage"), which its workers look for behind their mappings.
+   */
+  private markLibrary(pool: Pick<PoolSpec, 'media' | 'maps'>): string | null {
+    const file = this.db.name;
+    if (!path.isAbsolute(file)) return null;
+    const id = libraryId(path.dirname(file));
+    if (pool.media === 'shared') markMappedFolders(id, pool.maps.map((m) => m.host));
+    return id;
   }
 
   /** Drops the Redis user first (its workers lose their connection), then the row. `drain` refuses while units run. */

@@ -46,6 +46,20 @@ export interface PoolUnitRequest {
   engineId: string;
   /** The job as the host prepared it; its outputDir is `<data>/.backlot-tmp/<jobId>`, where the door puts uploads. */
   job: JobContext;
+  /**
+   * The unit was sent by an earlier host process and is adopted (docs/pools.md "Host restarts"):
+   * its job is followed where it is, with its ticket put back, instead of being sent again.
+   */
+  adopt?: boolean;
+}
+
+/** A claim on a pool lane that an earlier host process left, as the dispatcher asks about it at start. */
+export interface PoolAdoptQuery {
+  pool: string;
+  lane: LaneKey;
+  unitKey: string;
+  claimToken: string;
+  jobId: string;
 }
 
 export interface PoolRuntime {
@@ -56,6 +70,12 @@ export interface PoolRuntime {
    * Never rejects: a lost worker, a refused fence or a dead transport is an EngineFailure with its code.
    */
   run(request: PoolUnitRequest, io: InProcessIo): Promise<EngineOutcome>;
+  /**
+   * At the host's start, for a claim on a pool lane a dead host process left: `adopt` when its job is
+   * still in Redis for this claim (waiting, active or completed) or Redis cannot be asked now (it is
+   * followed once Redis is back), `gone` when it is not there or failed (a failed job is removed).
+   */
+  inquire?(query: PoolAdoptQuery): Promise<'adopt' | 'gone'>;
   /** Called when lanes() may have changed (a worker came or went, the transport went down). */
   onChange(listener: () => void): () => void;
   close(): Promise<void>;

@@ -69,14 +69,17 @@ function makeCertificate(layout: TransportLayout, host: string): void {
 
 /**
  * The ACL file: the default user off, the admin with a SHA-256 of its password (never the password),
- * and every pool user Redis saved (ACL SAVE) kept as it was.
+ * and every pool user Redis saved (ACL SAVE) kept as it was. The default user is off (nobody logs in
+ * as it) but keeps every permission: Redis 7.0 replays the append-only file as the default user and
+ * checks each MULTI/EXEC block (how a script's writes are logged) against it, so with `-@all` a
+ * restarted Redis refused every BullMQ write and came back empty (docs/pools.md "What each failure does").
  */
 function writeAcl(layout: TransportLayout, password: string): void {
   const kept = fs.existsSync(layout.acl)
     ? fs.readFileSync(layout.acl, 'utf8').split('\n').filter((l) => l.trim() !== '' && !/^user (default|backlot-admin) /.test(l))
     : [];
   const hash = crypto.createHash('sha256').update(password, 'utf8').digest('hex');
-  const lines = ['user default off resetkeys resetchannels -@all', `user ${ADMIN_USER} on #${hash} ~* &* +@all`, ...kept];
+  const lines = ['user default off resetpass ~* &* +@all', `user ${ADMIN_USER} on #${hash} ~* &* +@all`, ...kept];
   fs.writeFileSync(layout.acl, `${lines.join('\n')}\n`, { mode: 0o600 });
   fs.chmodSync(layout.acl, 0o600);
 }

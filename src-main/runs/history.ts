@@ -42,7 +42,12 @@ export interface RunLogLine {
   runId: number;
   t: number;
   level: LogLevel;
+  /** The English text, as written (the CLI prints it). */
   text: string;
+  /** The message key the line was written with (src-shared/runs/log-keys.ts), null for a plain line. */
+  key: string | null;
+  /** The key's parameters; null for a plain line. */
+  params: Record<string, unknown> | null;
 }
 
 export interface RunRow {
@@ -130,9 +135,10 @@ export class RunHistory {
     const params: unknown[] = [filter.runId, ...levels];
     // instr() rather than LIKE: the text is matched literally, % and _ included.
     if (filter.text) { where.push('instr(lower(text), lower(?)) > 0'); params.push(filter.text); }
-    const sql = `SELECT id, run_id AS runId, t, level, text FROM run_logs WHERE ${where.join(' AND ')} ORDER BY id${filter.limit !== undefined ? ' LIMIT ?' : ''}`;
+    const sql = `SELECT id, run_id AS runId, t, level, text, key, params FROM run_logs WHERE ${where.join(' AND ')} ORDER BY id${filter.limit !== undefined ? ' LIMIT ?' : ''}`;
     if (filter.limit !== undefined) params.push(filter.limit);
-    return this.db.prepare(sql).all(...params) as RunLogLine[];
+    return (this.db.prepare(sql).all(...params) as (Omit<RunLogLine, 'params'> & { params: string | null })[])
+      .map((l) => ({ ...l, params: l.key === null ? null : parseParams(l.params) }));
   }
 }
 

@@ -2,9 +2,9 @@
 // its rows in the transaction that commits it, a speaker's new name changes one row that every hit
 // reads, and an item or channel leaving the library takes its rows along. Engine adapters call
 // these from their commit's record() so an output and its index rows commit together or not at all.
-import { Buffer } from 'node:buffer';
 import type { Host } from '../host/host';
 import type { Db } from '../db/connection';
+import { pairText, scopeOf, wordReader } from '../db/search-pairs';
 import { BacklotError } from '../../src-shared/errors';
 import { transcriptRecord, type SpeakerNames, type TranscriptRecord } from '../../src-shared/transcript/record';
 import { publisherSpeakerName, speakersOf } from '../../src-shared/transcript/speakers';
@@ -27,22 +27,18 @@ export interface IndexOptions {
 }
 
 /** A token for the FTS `scope` column that the tokenizer keeps whole: any id, hex-encoded. */
-export function scopeToken(kind: 'c' | 's', id: string): string {
-  return kind + Buffer.from(id, 'utf8').toString('hex');
-}
-
-function scopeOf(channelId: string, speaker: string | null): string {
-  return speaker === null ? scopeToken('c', channelId) : `${scopeToken('c', channelId)} ${scopeToken('s', speaker)}`;
-}
+export { scopeToken } from '../db/search-pairs';
 
 /** The index's statements, prepared once per connection (the index is written at every transcript commit). */
 function prepareStatements(db: Db) {
   return {
     deleteFts: db.prepare('DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_segments WHERE item_id = ?)'),
+    deletePairs: db.prepare('DELETE FROM search_pairs WHERE rowid IN (SELECT id FROM search_segments WHERE item_id = ?)'),
     deleteSegments: db.prepare('DELETE FROM search_segments WHERE item_id = ?'),
     deleteItem: db.prepare('DELETE FROM search_items WHERE item_id = ?'),
     insertSegment: db.prepare('INSERT INTO search_segments (item_id, seq, start_s, end_s, speaker_id, text) VALUES (?, ?, ?, ?, ?, ?)'),
     insertFts: db.prepare('INSERT INTO search_fts (rowid, text, scope) VALUES (?, ?, ?)'),
+    insertPairs: db.prepare('INSERT INTO search_pairs (rowid, pairs, scope) VALUES (?, ?, ?)'),
     upsertItem: db.prepare(`INSERT INTO search_items (item_id, channel_id, operation, output_path, segments, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
                             ON CONFLICT (item_id) DO UPDATE SET channel_id = excluded.channel_id, operation = excluded.operation,
                               output_path = excluded.output_path, segments = excluded.segments, indexed_at = excluded.indexed_at`),
@@ -91,16 +87,18 @@ export function indexTranscript(host: Host, itemId: string, record: TranscriptRe
   const names = speakers.length > 0 ? options.names?.(speakers) ?? {} : {};
   return host.transaction(() => {
     q.deleteFts.run(itemId);
+    q.deletePairs.run(itemId);
     q.deleteSegments.run(itemId);
     for (const id of speakers) q.addSpeaker.run(id, Object.prototype.hasOwnProperty.call(names, id) ? names[id] : null);
-    let segments = 0;
-    parsed.data.segments.forEach((segment, seq) => {
-      const text = segment.text.trim();
-      if (text === '') return;
+    const kept = parsed.data.segments.map((segment, seq) => ({ segment, seq, text: segment.text.trim() })).filter((s) => s.text !== '');
+    const words = wordReader(host.db).words(kept.map((s) => s.text));
+    kept.forEach(({ segment, seq, text }, i) => {
       const id = q.insertSegment.run(itemId, seq, segment.start, segment.end, segment.speaker, text).lastInsertRowid;
-      q.insertFts.run(id, text, scopeOf(item.channel_id, segment.speaker));
-      segments++;
+      const scope = scopeOf(item.channel_id, segment.speaker);
+      q.insertFts.run(id, text, scope);
+      q.insertPairs.run(id, pairText(words[i]), scope);
     });
+    const segments = kept.length;
     q.upsertItem.run(itemId, item.channel_id, source.operation, source.path, segments, options.now ?? host.now());
     return { segments };
   });
@@ -151,6 +149,7 @@ export function removeItemFromIndex(host: Host, itemId: string): void {
   const q = statements(host);
   host.transaction(() => {
     q.deleteFts.run(itemId);
+    q.deletePairs.run(itemId);
     q.deleteSegments.run(itemId);
     q.deleteItem.run(itemId);
   });
@@ -163,6 +162,7 @@ export function removeChannelFromIndex(host: Host, channelId: string): number {
     const items = q.channelItems.all(channelId) as string[];
     for (const itemId of items) {
       q.deleteFts.run(itemId);
+      q.deletePairs.run(itemId);
       q.deleteSegments.run(itemId);
       q.deleteItem.run(itemId);
     }

@@ -3,6 +3,8 @@
 // the unit's files through the worker door into its scratch folder, runs the engine there, uploads
 // the outputs back through the door and answers with a checked result; BullMQ moves the jobs and
 // notices a lost worker (its lock, renewed while the unit runs, lapses after the pool's lease).
+// Long-lived engines stay warm between units, media is kept by its tag, and engines are judged by the
+// host's settings once the host has written them (docs/pools.md "A unit on a worker").
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,11 +20,14 @@ import type { PathMap } from '../pools/pool-spec';
 import { bullConnection, bullOptions, workerPlace } from '../pools/transport/connections';
 import { redisError } from '../pools/redis-client';
 import { settingsForJob } from '../pools/transport/job-settings';
-import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
+import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
 import { buildEngineRegistry, type EngineRegistry } from '../engines/registry';
 import type { EngineProfile, JobContext } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
-import { EngineProcess, type EngineLogEntry, type EngineOutcome } from '../engines/engine-process';
+import { DEFAULT_WORKER_IDLE_MS, EngineProcess, type EngineLogEntry, type EngineOutcome } from '../engines/engine-process';
+import { EngineWorkers } from '../engines/workers';
+import { mapHostPath, mappedFolderProblem } from '../pools/library-marker';
+import { MediaCache } from './media-cache';
 import { resourcesDir, appRoot } from '../system/app-layout';
 import { detectGpus } from '../gates/gpu';
 import { fetchUnitFile, uploadUnitOutput, type DoorUnit } from './door-client';
@@ -41,6 +46,8 @@ export interface PoolWorkerOptions {
   test?: TestEngineOptions;
   /** One line per event worth a person's eye (ready, a unit taken, out of service). */
   say?: (line: string) => void;
+  /** How long an idle long-lived engine is kept (default: the host's, 2 minutes). */
+  engineIdleMs?: number;
 }
 
 export interface PoolWorkerHandle {
@@ -55,10 +62,17 @@ const version = (): string => {
   try { return String((JSON.parse(fs.readFileSync(path.join(appRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version ?? '0'); } catch { return '0'; }
 };
 
-/** Which lanes this worker can serve: at least one engine of its registry on the lane has passed its preflight. */
-function laneReadiness(registry: EngineRegistry, lane: LaneKey, maps: PathMap[]): { ok: true } | { ok: false; code: string; message: string } {
+/**
+ * Which lanes this worker can serve: each mapped folder is there (and, for shared media, holds this
+ * library's marker), and at least one engine of its registry on the lane has passed its preflight.
+ */
+function laneReadiness(registry: EngineRegistry, lane: LaneKey, maps: PathMap[], join: JoinFile): { ok: true } | { ok: false; code: string; message: string } {
   for (const m of maps) {
     if (!fs.existsSync(m.worker) || !fs.statSync(m.worker).isDirectory()) return { ok: false, code: 'MAP_TARGET_MISSING', message: `${m.worker}, where the host's ${m.host} should be mounted, is not a folder here.` };
+    if (join.media === 'shared') {
+      const problem = mappedFolderProblem(join.library, m.host, m.worker);
+      if (problem) return { ok: false, ...problem };
+    }
   }
   const engines = registry.engines.filter((e) => e.enabled && e.lane.queueKey === lane);
   if (engines.length === 0) return { ok: false, code: 'NO_ENGINE_FOR_LANE', message: `No engine of this build runs on the ${lane} lane here.` };
@@ -81,18 +95,30 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
   const scratch = path.resolve(options.scratch ?? path.join(dataDir, 'scratch'));
   fs.mkdirSync(scratch, { recursive: true, mode: 0o700 });
   const env = { dataDir, modelsDir: path.join(dataDir, 'models'), resourcesDir: resourcesDir(), settings: defaultSettings(), gpu: await detectGpus() };
-  const registry = await buildEngineRegistry({ profile: options.engines, env, ...(options.test ? { test: options.test } : {}) });
+  const buildRegistry = (settings: typeof env.settings) => buildEngineRegistry({ profile: options.engines, env: { ...env, settings }, ...(options.test ? { test: options.test } : {}) });
+  let registry = await buildRegistry(env.settings);
+  /** The host's settings the registry was judged by (their JSON), or null for this build's defaults. */
+  let judgedBy: string | null = null;
   const maps = options.maps ?? join.maps;
   const id = `${os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'worker'}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
   const leaseMs = join.leaseS * 1000;
 
   const serving: { lane: LaneKey; slots: number }[] = [];
   const outOfService: { lane: LaneKey; code: string; message: string }[] = [];
-  for (const lane of lanes) {
-    const ready = laneReadiness(registry, lane, maps);
-    if (ready.ok) serving.push({ lane, slots: options.slots?.[lane] ?? join.slots[lane] ?? 1 });
-    else outOfService.push({ lane, code: ready.code, message: ready.message });
-  }
+  const slotsOf = (lane: LaneKey): number => options.slots?.[lane] ?? join.slots[lane] ?? 1;
+  /** Judges every lane again (the registry or the mappings changed); the lists are changed in place. */
+  const judgeLanes = (): void => {
+    serving.splice(0);
+    outOfService.splice(0);
+    for (const lane of lanes) {
+      const ready = laneReadiness(registry, lane, maps, join);
+      if (ready.ok) serving.push({ lane, slots: slotsOf(lane) });
+      else outOfService.push({ lane, code: ready.code, message: ready.message });
+    }
+  };
+  judgeLanes();
+  const engines = new EngineWorkers(options.engineIdleMs ?? DEFAULT_WORKER_IDLE_MS);
+  const cache = new MediaCache(path.join(dataDir, 'cache', 'media', join.pool));
 
   await checkDoorToken(join);
   const place = workerPlace(join);
@@ -102,6 +128,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
   const subscriber = new Redis(bullConnection(place, { lazyConnect: true }));
   subscriber.on('error', () => undefined);
   const running = new Map<string, AbortController>();
+  let lanesReady = false;
+  let judging: Promise<void> = Promise.resolve();
   const busy = new Map<LaneKey, number>();
   const unit: Pick<DoorUnit, 'door' | 'pool'> = { door: join.door, pool: join.pool };
 
@@ -113,11 +141,20 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       id: e.adapter.id, fingerprint: e.fingerprint, preflight: e.preflight.ok ? { ok: true as const } : { ok: false as const, code: e.preflight.code },
     })),
     lastHeartbeat: Date.now(),
-    outOfService: outOfService[0] ? { code: 'PREFLIGHT_FAILED', params: { lane: `${outOfService[0].lane}@${join.pool}`, code: outOfService[0].code } } : null,
+    outOfService: outOfService[0] ? { code: 'PREFLIGHT_FAILED', params: { lane: `${outOfService[0].lane}@${join.pool}`, code: outOfService[0].code, message: outOfService[0].message.slice(0, 500) } } : null,
   });
   const writeBeat = () => client.set(heartbeatKey(join.pool, id), JSON.stringify(beat()), 'PX', leaseMs).catch(() => undefined);
+  // Free slots change with every unit; the host reads them at its polls, so one write per quarter
+  // second carries the latest without a Redis write per unit start and end (docs/benchmarks.md "Pools").
+  let beatTimer: NodeJS.Timeout | null = null;
+  const beatSoon = (): void => {
+    beatTimer ??= setTimeout(() => { beatTimer = null; void writeBeat(); }, 250);
+  };
   try {
     await client.connect().catch((e: unknown) => { throw lastError ?? e; });
+    // A host that has sent units wrote its settings: the engines are judged by them from the start.
+    const sent = await client.get(hostSettingsKey(join.pool));
+    if (sent !== null) await judgeBy(sent);
     await client.set(heartbeatKey(join.pool, id), JSON.stringify(beat()), 'PX', leaseMs);
     await subscriber.connect();
     await subscriber.subscribe(cancelChannel(join.pool));
@@ -128,33 +165,79 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     throw new BacklotError(err.code === 'TRANSPORT_AUTH_FAILED' ? 'POOL_AUTH_FAILED' : err.code, `${err.message} (backlot worker check --join ${options.joinFile} says more.)`, err.params);
   }
   subscriber.on('message', (_channel: string, jobId: string) => running.get(jobId)?.abort('ENGINE_CANCELLED'));
-  const timer = setInterval(() => { void writeBeat(); }, Math.max(1000, Math.floor(leaseMs / 3)));
+  const timer = setInterval(() => {
+    void writeBeat();
+    void client.get(hostSettingsKey(join.pool)).then((sent) => (sent !== null && sent !== judgedBy ? judging = judging.then(() => judgeBy(sent)) : undefined), () => undefined);
+  }, Math.max(1000, Math.floor(leaseMs / 3)));
   timer.unref();
 
-  const workers: Worker[] = [];
-  for (const s of serving) {
-    const worker = new Worker(laneQueueName(s.lane), async (job: Job, _token?: string, signal?: AbortSignal) => {
-      busy.set(s.lane, (busy.get(s.lane) ?? 0) + 1);
-      void writeBeat();
+  // One BullMQ worker per lane, taking jobs only while its lane is in service: a lane the host's
+  // settings take out of service stops taking units, and one they bring back starts.
+  const workers = new Map<LaneKey, { worker: Worker; started: boolean; paused: boolean }>();
+  for (const lane of lanes) {
+    const worker = new Worker(laneQueueName(lane), async (job: Job, _token?: string, signal?: AbortSignal) => {
+      busy.set(lane, (busy.get(lane) ?? 0) + 1);
+      beatSoon();
       try {
-        return await runJob(job, s.lane, signal);
+        return await runJob(job, lane, signal);
       } finally {
-        busy.set(s.lane, (busy.get(s.lane) ?? 1) - 1);
-        void writeBeat();
+        busy.set(lane, (busy.get(lane) ?? 1) - 1);
+        beatSoon();
       }
     }, {
-      connection: bullOptions(place), prefix: poolBullPrefix(join.pool), concurrency: s.slots, name: id,
+      connection: bullOptions(place), prefix: poolBullPrefix(join.pool), concurrency: slotsOf(lane), name: id,
       lockDuration: leaseMs, stalledInterval: Math.max(1000, Math.floor(leaseMs / 2)), maxStalledCount: 1,
-      skipVersionCheck: true, autorun: true,
+      skipVersionCheck: true, autorun: false,
     });
     worker.on('error', () => undefined);
     // A lock this worker could not renew means another may already run the unit: stop its engine (DESIGN §9).
     worker.on('lockRenewalFailed', (jobIds: string[]) => { for (const jobId of jobIds) running.get(jobId)?.abort('WORKER_LOCK_LOST'); });
-    workers.push(worker);
+    workers.set(lane, { worker, started: false, paused: false });
   }
-  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  let closed = false;
+  /** Starts, resumes or pauses each lane's BullMQ worker as its lane is in service or not. */
+  function applyLanes(): void {
+    if (!lanesReady || closed) return;
+    for (const [lane, w] of workers) {
+      const inService = serving.some((s) => s.lane === lane);
+      if (inService && !w.started) {
+        w.started = true;
+        void w.worker.run().catch(() => undefined);
+      } else if (inService && w.paused) {
+        w.paused = false;
+        w.worker.resume();
+      } else if (!inService && w.started && !w.paused) {
+        w.paused = true;
+        // Units running on it finish; it takes no new one.
+        void w.worker.pause(true).catch(() => undefined);
+      }
+    }
+  }
+  lanesReady = true;
+  applyLanes();
+  await Promise.all([...workers.values()].filter((w) => w.started).map((w) => w.worker.waitUntilReady()));
   for (const s of serving) say(`backlot worker: serving ${s.lane}@${join.pool} (${s.slots} slot${s.slots === 1 ? '' : 's'}) as ${id}`);
   for (const o of outOfService) say(`backlot worker: ${o.lane}@${join.pool} out of service: ${o.code}: ${o.message}`);
+
+  /** Judges the engines again by the host's settings (`sent`, their JSON), and the lanes with them. */
+  async function judgeBy(sent: string): Promise<void> {
+    if (sent === judgedBy) return;
+    let parsed: unknown;
+    try { parsed = JSON.parse(sent); } catch { return; }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return;
+    const fromHost = settingsForJob(parsed as Record<string, unknown>);
+    // Settings this build refuses are not judged by: a unit with them fails as POOL_JOB_INVALID.
+    if (!fromHost.ok) return;
+    const before = JSON.stringify({ serving, outOfService });
+    registry = await buildRegistry(fromHost.settings);
+    judgedBy = sent;
+    judgeLanes();
+    applyLanes();
+    if (!lanesReady || before === JSON.stringify({ serving, outOfService })) return;
+    for (const s of serving) say(`backlot worker: serving ${s.lane}@${join.pool} (${s.slots} slot${s.slots === 1 ? '' : 's'}) as ${id} (judged by the host's settings)`);
+    for (const o of outOfService) say(`backlot worker: ${o.lane}@${join.pool} out of service: ${o.code}: ${o.message} (judged by the host's settings)`);
+    void writeBeat();
+  }
 
   async function runJob(job: Job, lane: LaneKey, signal?: AbortSignal): Promise<PoolResult> {
     const checked = check(poolJobSchema, job.data);
@@ -196,16 +279,40 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     return found;
   }
 
+  /** A shared pool's host file through this worker's mapping: inside the mapped folder (links resolved), a file of the ticket's size. */
+  function throughMapping(hostPath: string, size: number): string | null {
+    const mapped = mapHostPath(maps, hostPath);
+    if (!mapped) return null;
+    try {
+      const real = fs.realpathSync(mapped);
+      const inside = maps.some((m) => {
+        const root = fs.realpathSync(m.worker);
+        return real === root || real.startsWith(`${root}${path.sep}`);
+      });
+      const stat = fs.statSync(real);
+      return inside && stat.isFile() && stat.size === size ? mapped : null;
+    } catch {
+      return null;
+    }
+  }
+
   async function execute(data: PoolJob, dir: string, signal: AbortSignal): Promise<PoolResult> {
     const door: DoorUnit = { ...unit, unitId: data.door.unitId };
-    const engine = registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation);
+    const fingerprint = (): string => registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation)?.fingerprint ?? '';
     const result = (outcome: PoolResult['outcome'], logs: EngineLogEntry[] = [], diagnostic = ''): PoolResult => ({
       format: RESULT_FORMAT, jobId: data.jobId, unitKey: data.unitKey, claimToken: data.claimToken,
       worker: { id, host: os.hostname().slice(0, 255), version: version() },
-      engine: { id: data.engineId, fingerprint: engine?.fingerprint ?? '' }, logs: logs.slice(-10_000).map((l) => ({ ...l, text: l.text.slice(0, 64 * 1024) })),
+      engine: { id: data.engineId, fingerprint: fingerprint() }, logs: logs.slice(-10_000).map((l) => ({ ...l, text: l.text.slice(0, 64 * 1024) })),
       diagnostic: diagnostic.slice(-64 * 1024), outcome,
     });
     const jobEnv = envForSettings(data.settings);
+    // The engines are judged by the settings this unit runs with before it starts (docs/pools.md
+    // "Preflight with the host's settings"): a lane they take out of service hands the unit back.
+    const sent = JSON.stringify(data.settings);
+    if (sent !== judgedBy) await (judging = judging.then(() => judgeBy(sent)));
+    const out = outOfService.find((o) => o.lane === data.lane);
+    if (out) return result({ ok: false, code: 'WORKER_OUT_OF_SERVICE', params: { lane: `${data.lane}@${join.pool}`, code: out.code, worker: id } }, [], out.message);
+    const engine = registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation);
     if (!engine || !engine.preflight.ok) {
       return result({ ok: false, code: 'WORKER_ENGINE_MISSING', params: { engine: data.engineId, operation: data.operation, worker: id } });
     }
@@ -216,7 +323,17 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     for (const f of data.files) {
       const dest = path.join(inDir, String(f.index), f.name);
       fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
-      await fetchUnitFile(door, data.door.ticket, f.index, f.size, dest, signal);
+      // Shared media: the file as mounted here, when it is there whole (else through the door).
+      const mounted = join.media === 'shared' && f.hostPath ? throughMapping(f.hostPath, f.size) : null;
+      if (mounted) {
+        local.set(f.index, mounted);
+        continue;
+      }
+      // Media kept from an earlier unit (same tag: the same version of the same host file) is not fetched again.
+      if (!cache.take(f.tag, f.size, dest)) {
+        await fetchUnitFile(door, data.door.ticket, f.index, f.size, dest, signal);
+        cache.keep(f.tag, f.size, dest);
+      }
       local.set(f.index, dest);
     }
     const inputs: Partial<Record<OperationId, string>> = {};
@@ -230,10 +347,19 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     };
     const launch = await engine.adapter.launch(job);
     if (launch.kind === 'in-process') return result({ ok: false, code: 'ENGINE_NOT_REMOTABLE', params: { engine: data.engineId } });
-    const outcome: EngineOutcome = await new EngineProcess(launch.command, 'one-shot').run(
-      { jobId: data.jobId, operation: data.operation, outputDir: outDir, input: launch.input },
-      { signal, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}) },
-    );
+    const request = { jobId: data.jobId, operation: data.operation, outputDir: outDir, input: launch.input };
+    let heard = false;
+    const runOptions = {
+      signal, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}),
+      // Its first line: the engine is at work on this unit (warm or just started).
+      onLog: () => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } },
+      onProgress: () => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } },
+    };
+    // A long-lived engine is kept warm per key, as the host keeps its own (engines/workers.ts): a
+    // cancel or a lost lock kills that process (the next unit starts a new one), an idle one is closed.
+    const outcome: EngineOutcome = launch.kind === 'worker'
+      ? await engines.run(`${engine.adapter.id}:${launch.key}`, launch.command, request, runOptions)
+      : await new EngineProcess(launch.command, 'one-shot').run(request, runOptions);
     // An engine stopped by this worker says why it was stopped (the host's cancel, a lock this worker lost).
     const code = !outcome.ok && outcome.code === 'ENGINE_CANCELLED' && typeof signal.reason === 'string' ? signal.reason : null;
     if (!outcome.ok) return result({ ok: false, code: code ?? outcome.code, params: outcome.params }, outcome.logs, outcome.diagnostic);
@@ -259,7 +385,10 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       closing ??= (async () => {
         clearInterval(timer);
         // Running units finish and are answered; no new one is taken meanwhile.
-        await Promise.all(workers.map((w) => w.close().catch(() => undefined)));
+        closed = true;
+        await Promise.all([...workers.values()].map((w) => w.worker.close().catch(() => undefined)));
+        engines.stop();
+        if (beatTimer) clearTimeout(beatTimer);
         await client.del(heartbeatKey(join.pool, id)).catch(() => undefined);
         client.disconnect();
         subscriber.disconnect();

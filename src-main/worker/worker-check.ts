@@ -7,6 +7,9 @@ import path from 'node:path';
 import { BacklotError, isBacklotError } from '../../src-shared/errors';
 import { defaultSettings } from '../../src-shared/settings/settings-schema';
 import { readJoinFile, type JoinFile } from '../pools/join-file';
+import { mappedFolderProblem } from '../pools/library-marker';
+import { hostSettingsKey } from '../pools/transport/job-schema';
+import { settingsForJob } from '../pools/transport/job-settings';
 import { openRedis, redisError } from '../pools/redis-client';
 import { DOOR_KIND } from '../pools/worker-door/door-server';
 import { buildEngineRegistry } from '../engines/registry';
@@ -56,14 +59,22 @@ export async function checkWorker(options: WorkerCheckOptions): Promise<WorkerCh
     checks.push(fail('join-file', err.code, err.message));
     return { ok: false, checks };
   }
-  checks.push(...await checkRedis(join));
+  const redis = await checkRedis(join);
+  checks.push(...redis.checks);
   checks.push(await checkDoor(join, options.doorTimeoutMs ?? 3000));
   checks.push(...checkMaps(join));
-  checks.push(...await checkEngines(join, options));
+  checks.push(...await checkEngines(join, options, redis.hostSettings));
   return { ok: checks.every((c) => c.ok), checks };
 }
 
-async function checkRedis(join: JoinFile): Promise<CheckResult[]> {
+/** Redis's checks, and the host's job settings it holds (null before the host's first unit, or unreadable). */
+async function checkRedis(join: JoinFile): Promise<{ checks: CheckResult[]; hostSettings: string | null }> {
+  const found: { hostSettings: string | null } = { hostSettings: null };
+  const checks = await redisChecks(join, async (client) => { found.hostSettings = await client.get(hostSettingsKey(join.pool)).catch(() => null); });
+  return { checks, hostSettings: found.hostSettings };
+}
+
+async function redisChecks(join: JoinFile, read: (client: Awaited<ReturnType<typeof openRedis>>) => Promise<void>): Promise<CheckResult[]> {
   const url = new URL(join.redis.url);
   const where = `${url.protocol}//${url.host}`;
   const tlsSkipped = url.protocol === 'redis:'
@@ -86,6 +97,7 @@ async function checkRedis(join: JoinFile): Promise<CheckResult[]> {
   const out: CheckResult[] = [pass('redis', `Redis at ${where} answers.`), tlsSkipped ?? pass('tls', `The certificate of ${where} is verified.`),
     pass('acl-login', `The pool user ${decodeURIComponent(url.username)} logs in.`)];
   try {
+    await read(client);
     const key = `${join.redis.keyPrefix}:worker-check:${crypto.randomBytes(6).toString('hex')}`;
     try {
       await client.set(key, '1', 'EX', 60);
@@ -133,19 +145,38 @@ function checkMaps(join: JoinFile): CheckResult[] {
   return join.maps.map((m) => {
     let stat: fs.Stats | null = null;
     try { stat = fs.statSync(m.worker); } catch { stat = null; }
-    return stat?.isDirectory()
-      ? pass(`map ${m.worker}`, `${m.worker} (the host's ${m.host}) is a folder here.`)
-      : fail(`map ${m.worker}`, 'MAP_TARGET_MISSING', `${m.worker}, where the host's ${m.host} should be mounted, is ${stat ? 'not a folder' : 'missing'} on this machine.`);
+    if (!stat?.isDirectory()) return fail(`map ${m.worker}`, 'MAP_TARGET_MISSING', `${m.worker}, where the host's ${m.host} should be mounted, is ${stat ? 'not a folder' : 'missing'} on this machine.`);
+    // Shared media is read through the mapping: the folder must be this library's (docs/pools.md "Shared storage").
+    const problem = join.media === 'shared' ? mappedFolderProblem(join.library, m.host, m.worker) : null;
+    if (problem) return fail(`map ${m.worker}`, problem.code, problem.message);
+    return pass(`map ${m.worker}`, `${m.worker} (the host's ${m.host}) is a folder here${join.media === 'shared' ? ' and holds this library\'s marker' : ''}.`);
   });
 }
 
-async function checkEngines(join: JoinFile, options: WorkerCheckOptions): Promise<CheckResult[]> {
+/**
+ * Each engine's preflight, judged by the settings the host's units run with (the pool's
+ * host-settings key, docs/pools.md "Preflight with the host's settings"), else by the defaults.
+ */
+async function checkEngines(join: JoinFile, options: WorkerCheckOptions, hostSettings: string | null): Promise<CheckResult[]> {
   const dataDir = path.resolve(options.dataDir);
+  let settings = defaultSettings();
+  let judged = pass('settings', 'Engines are judged by the default settings: the host has sent no unit to this pool yet (or Redis could not be read).');
+  if (hostSettings !== null) {
+    let parsed: unknown = null;
+    try { parsed = JSON.parse(hostSettings); } catch { parsed = null; }
+    const fromHost = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? settingsForJob(parsed as Record<string, unknown>) : { ok: false as const, reason: 'not a JSON object' };
+    if (fromHost.ok) {
+      settings = fromHost.settings;
+      judged = pass('settings', 'Engines are judged by the settings the host runs units with.');
+    } else {
+      judged = fail('settings', 'HOST_SETTINGS_INVALID', `The host's settings in Redis are not ones this build accepts (${fromHost.reason}); units would fail as POOL_JOB_INVALID (update backlot here).`);
+    }
+  }
   const registry = await buildEngineRegistry({
     profile: options.engines,
-    env: { dataDir, modelsDir: path.join(dataDir, 'models'), resourcesDir: resourcesDir(), settings: defaultSettings(), gpu: await detectGpus() },
+    env: { dataDir, modelsDir: path.join(dataDir, 'models'), resourcesDir: resourcesDir(), settings, gpu: await detectGpus() },
   });
-  const out: CheckResult[] = [];
+  const out: CheckResult[] = [judged];
   for (const lane of join.lanes) {
     const engines = registry.engines.filter((e) => e.enabled && e.lane.queueKey === lane);
     if (engines.length === 0) out.push(fail(`lane ${lane}`, 'NO_ENGINE_FOR_LANE', `No engine of this build runs on the ${lane} lane here.`));

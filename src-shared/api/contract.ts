@@ -210,7 +210,11 @@ export const API = {
   },
   'runs.logs': {
     request: z.object({ run: z.number().int().positive(), level: z.enum(['debug', 'info', 'warn', 'error']).optional(), text: z.string().optional(), limit: z.number().int().positive().max(10000).optional() }),
-    response: z.object({ lines: z.array(z.object({ id: z.number().int(), runId: z.number().int(), t: z.number(), level: z.enum(['debug', 'info', 'warn', 'error']), text: z.string() })) }),
+    // `text` is the English line; `key` and `params` say it in the reader's language (docs/i18n.md "Log lines").
+    response: z.object({ lines: z.array(z.object({
+      id: z.number().int(), runId: z.number().int(), t: z.number(), level: z.enum(['debug', 'info', 'warn', 'error']), text: z.string(),
+      key: z.string().nullable(), params: z.record(z.string(), z.unknown()).nullable(),
+    })) }),
   },
   'work.retry': {
     request: z.union([

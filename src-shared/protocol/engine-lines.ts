@@ -1,6 +1,7 @@
 // The line protocol between the host and an engine process (DESIGN §7), shared so the runner,
 // the engines and the tests agree on one shape. Pure data: no node imports, nothing here throws.
 import { z } from 'zod';
+import { LOG_KEY_PATTERN } from '../runs/log-keys';
 
 /**
  * Conversation: the host writes ONE `job` line on the engine's stdin and keeps stdin open for the
@@ -27,7 +28,12 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface ProgressLine { type: 'progress'; ratio: number; message?: string }
-export interface LogLine { type: 'log'; level: LogLevel; text: string }
+/**
+ * A log line: the English text always; a key and its params when the line is one the window can
+ * say in the reader's language (src-shared/runs/log-keys.ts). A key the host does not know is kept
+ * and the window shows the text (docs/i18n.md "Log lines").
+ */
+export interface LogLine { type: 'log'; level: LogLevel; text: string; key?: string; params?: Record<string, unknown> }
 export interface EngineOutput { name: string; path: string; bytes: number }
 export interface ResultLine { type: 'result'; outputs: EngineOutput[]; metadata: Record<string, unknown> }
 export interface ErrorLine {
@@ -92,7 +98,7 @@ const schemas = {
     ratio: z.number().min(0).max(1),
     message: z.string().optional(),
   }),
-  log: z.object({ type: z.literal('log'), level: z.enum(LOG_LEVELS), text: z.string() }),
+  log: z.object({ type: z.literal('log'), level: z.enum(LOG_LEVELS), text: z.string(), key: z.string().regex(LOG_KEY_PATTERN).max(100).optional(), params: record.optional() }),
   result: z.object({
     type: z.literal('result'),
     outputs: z.array(z.object({

@@ -12,6 +12,8 @@ export const REASON_CODES = [
   'NETWORK_COOLDOWN', 'PREFLIGHT_FAILED', 'NODE_FULL', 'PASSIVE_BEHIND', 'LANE_BUSY',
   // A pool lane's holds (docs/pools.md "Holds"), also the end of a unit a worker could not finish.
   'POOL_OFFLINE', 'POOL_TRANSPORT_DOWN', 'WORKER_LOST', 'WORKER_OUT_OF_SERVICE',
+  // Why a worker took a lane out of service (the code of its PREFLIGHT_FAILED), besides an engine's preflight.
+  'MAP_TARGET_MISSING', 'MAP_NOT_THIS_LIBRARY',
   // Preflights: why an engine cannot run here.
   'ENGINE_NOT_INSTALLED', 'ENGINE_DISABLED', 'NO_ENGINE_ENABLED', 'NO_USABLE_GPU', 'MODEL_MISSING', 'PREFLIGHT_ERROR',
   // How a run or a unit ended.

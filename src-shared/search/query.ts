@@ -25,6 +25,8 @@ export type SearchQueryNode =
 export interface ParsedSearchQuery {
   /** The FTS5 expression (every string quoted, every group parenthesised). */
   fts: string;
+  /** The query's tree, for an expression written another way (ftsExpression). */
+  node: SearchQueryNode;
   /** The terms that can match (not those only excluded), for highlighting. */
   terms: SearchTerm[];
 }
@@ -213,10 +215,15 @@ function termOf(t: Extract<Token, { kind: 'word' | 'phrase' }>): SearchTerm | nu
 
 const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
-function toFts(node: SearchQueryNode): string {
+/** A term as FTS5 reads it from the text column: the words quoted, a prefix's star after them. */
+export const ftsTerm = (term: SearchTerm): string => quote(term.text) + (term.prefix ? ' *' : '');
+
+/** The FTS5 expression of a query's tree, each term written by `termFts` (the phrases in order). */
+export function ftsExpression(node: SearchQueryNode, termFts: (term: SearchTerm) => string = ftsTerm): string {
+  const toFts = (n: SearchQueryNode): string => ftsExpression(n, termFts);
   switch (node.kind) {
     case 'term':
-      return quote(node.term.text) + (node.term.prefix ? ' *' : '');
+      return termFts(node.term);
     case 'and':
       return `(${toFts(node.left)} AND ${toFts(node.right)})`;
     case 'or':
@@ -259,7 +266,7 @@ export function parseSearchQuery(input: string): SearchQueryParse {
     const node = new Parser(tokenize(input)).parse();
     if (node === null) throw new QueryError('The search has no words to look for, only punctuation or operators.');
     if (countTerms(node) > MAX_QUERY_TERMS) throw new QueryError(`The search has more than ${MAX_QUERY_TERMS} words and phrases; shorten it.`);
-    return { ok: true, query: { fts: toFts(node), terms: matchingTerms(node, []) } };
+    return { ok: true, query: { fts: ftsExpression(node), node, terms: matchingTerms(node, []) } };
   } catch (e) {
     if (e instanceof QueryError) return { ok: false, code: 'SEARCH_QUERY_INVALID', message: e.message };
     throw e;

@@ -40,6 +40,10 @@ it('releases a requeued unit, counts no attempt and no failure, and picks it aga
   expect(host.db.prepare('SELECT COUNT(*) AS n FROM claims').get()).toEqual({ n: 0 });
   const logs = host.db.prepare('SELECT level, text FROM run_logs WHERE run_id = ?').all(first.runId) as { level: string; text: string }[];
   expect(logs).toEqual([{ level: 'info', text: 'transcribe of "a" requeued: INPUT_CHANGED (its inputs changed while it ran; it runs again with the new ones)' }]);
+  // Keyed at its source, so the window says it in the reader's language; the item's id and title both ride along.
+  expect(host.db.prepare('SELECT key, params FROM run_logs WHERE run_id = ?').all(first.runId)).toEqual([
+    { key: 'unitRequeued', params: JSON.stringify({ operation: 'transcribe', item: 'a', title: 'a', code: 'INPUT_CHANGED' }) },
+  ]);
 
   // Picked again on the same slot (the stretch continues), then done: the run closes succeeded, 1 done, 0 failed.
   host.transaction(() => { started.push(...arbiter.fill(6)); });

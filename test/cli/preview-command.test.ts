@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { makeTone, tempDir } from '../library/helpers';
+import { postOnce } from '../http-post';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'backlot.mjs');
@@ -73,8 +74,8 @@ describe('backlot serve --demo', () => {
         proc.stdout!.on('data', (c: Buffer) => { out += c.toString(); const m = /(http:\/\/\S+)/.exec(out); if (m) resolve(m[1]); });
         proc.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
       });
-      const res = await fetch(new URL('/api/library.list', url), { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '{}' });
-      const list = await res.json() as { channels: { title: string; kind: string; items: number }[] };
+      const res = await postOnce(new URL('/api/library.list', url), { Authorization: `Bearer ${token}` }, '{}');
+      const list = res.json() as { channels: { title: string; kind: string; items: number }[] };
       expect(list.channels).toEqual([expect.objectContaining({ title: 'Demo library', kind: 'folder', items: 3 })]);
     } finally {
       proc.kill('SIGTERM');

@@ -8,6 +8,7 @@ import { startOpenAiServer, type OpenAiServer } from '../../src-main/bench/opena
 import { createDigestLibrary, type DigestLibrary } from './library';
 import { until } from '../reliability/fixtures/host';
 import { spawnServe } from '../shells/spawn-serve';
+import { postOnce } from '../http-post';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin', 'backlot.mjs');
@@ -36,8 +37,8 @@ async function serve(dataDir: string): Promise<string> {
 interface Lane { lane: string; hold: { code: string; params?: Record<string, unknown> } | null }
 
 async function remoteLane(base: string): Promise<Lane> {
-  const res = await fetch(`${base}/api/lanes.list`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}` }, body: '{}' });
-  const body = await res.json() as { lanes: Lane[] };
+  const res = await postOnce(`${base}/api/lanes.list`, { Authorization: `Bearer ${TOKEN}` }, '{}');
+  const body = res.json<{ lanes: Lane[] }>();
   return body.lanes.find((l) => l.lane === 'remote')!;
 }
 

@@ -169,6 +169,27 @@ describe('the window in Hungarian', () => {
     await page.getByTestId('log-count').waitFor();
     found['a run and its log'] = await englishOn(page, fragments);
 
+    // Every run's log after the real work (issue 20 items 8 and 9): each line in Hungarian, said from
+    // its key; none left as the engine's English text (marked lang="en") or with English words.
+    const all = await api<{ runs: { id: number }[] }>(serve, 'runs.list', { limit: 100 });
+    let keyed = 0;
+    for (const run of all.runs) {
+      const { lines } = await api<{ lines: { id: number; key: string | null }[] }>(serve, 'runs.logs', { run: run.id });
+      if (lines.length === 0) continue;
+      await page.goto(serve.at(`#/runs/${run.id}`));
+      // The run's own lines on screen, first and last, as the host's answer lists them (a run still open may add more).
+      await page.waitForFunction(([id, first, last, n]) => {
+        const shown = [...document.querySelectorAll(`.run-detail[data-run="${id}"] .log-line`)];
+        return shown.length >= n && shown[0].getAttribute('data-line') === String(first) && shown.some((l) => l.getAttribute('data-line') === String(last));
+      }, [run.id, lines[0].id, lines[lines.length - 1].id, lines.length] as const);
+      const said = await page.locator('.log-text').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', english: e.getAttribute('lang') === 'en', key: e.getAttribute('data-key') })));
+      keyed += said.filter((l) => l.key !== null).length;
+      if (said.some((l) => l.key === 'wordsAttributed')) await screenshot(page, 'run-log-hu');
+      const english = said.filter((l) => l.english || ENGLISH_WORDS.test(l.text) || fragments.some((f) => l.text.includes(f))).map((l) => l.text);
+      if (english.length > 0) found[`the log of run #${run.id}`] = english;
+    }
+    expect(keyed).toBeGreaterThan(0);
+
     await page.goto(serve.at('#/rules'));
     await page.getByTestId('tree-status').waitFor();
     await page.getByTestId('run-preview').click();

@@ -4,13 +4,13 @@
 // screenshots (into docs/screenshots when BACKLOT_SCREENSHOTS names it, else a temp folder).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DEFAULT_RENDERER_DIR } from '../../src-main/shells/headless/start';
+import { postOnce } from '../http-post';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CHROMIUM = process.env.BACKLOT_CHROMIUM ?? '/usr/bin/chromium';
@@ -84,32 +84,11 @@ export async function startServe(dataDir: string, extraArgs: string[] = [], toke
 }
 
 /** The typed API as any client sees it, to check what the window shows against what the host holds. */
-// One connection per call: `cli()` blocks this process's event loop for as long as a command runs,
-// so a kept-alive socket the server closed meanwhile (after its keep-alive timeout) would be
-// reused before the client could notice, and the call would fail with "other side closed".
-export function api<T>(serve: Serve, method: string, payload: unknown = {}): Promise<T> {
-  const body = JSON.stringify(payload);
-  return new Promise<T>((resolve, reject) => {
-    const request = http.request(new URL(`/api/${method}`, serve.url), {
-      method: 'POST', agent: false,
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Authorization: `Bearer ${serve.token}` },
-    }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (c: Buffer) => chunks.push(c));
-      response.on('error', reject);
-      response.on('end', () => {
-        try {
-          const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
-          if (response.statusCode !== 200) reject(new Error(`${method} answered ${response.statusCode}: ${JSON.stringify(answer)}`));
-          else resolve(answer);
-        } catch (e) {
-          reject(e as Error);
-        }
-      });
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
+// One connection per call (test/http-post.ts): `cli()` blocks this process's event loop.
+export async function api<T>(serve: Serve, method: string, payload: unknown = {}): Promise<T> {
+  const answer = await postOnce(new URL(`/api/${method}`, serve.url), { Authorization: `Bearer ${serve.token}` }, JSON.stringify(payload));
+  if (answer.status !== 200) throw new Error(`${method} answered ${answer.status}: ${answer.text}`);
+  return answer.json<T>();
 }
 
 /** `backlot <args>` on the library, as a user at a terminal would run it. */

@@ -9,6 +9,9 @@ describe('engine line protocol', () => {
       .toEqual({ ok: true, message: { type: 'progress', ratio: 0.5, message: 'half' } });
     expect(parseEngineLine('{"type":"log","level":"warn","text":"slow"}'))
       .toEqual({ ok: true, message: { type: 'log', level: 'warn', text: 'slow' } });
+    // A keyed line (docs/i18n.md "Log lines"): key and params ride beside the English text.
+    expect(parseEngineLine('{"type":"log","level":"info","text":"1 segment, 0 speakers","key":"wordsAttributed","params":{"segments":1,"speakers":0}}'))
+      .toEqual({ ok: true, message: { type: 'log', level: 'info', text: '1 segment, 0 speakers', key: 'wordsAttributed', params: { segments: 1, speakers: 0 } } });
     expect(parseEngineLine('{"type":"result","outputs":[{"name":"media","path":"a.mkv","bytes":3}]}'))
       .toEqual({ ok: true, message: { type: 'result', outputs: [{ name: 'media', path: 'a.mkv', bytes: 3 }], metadata: {} } });
     expect(parseEngineLine('{"type":"error","code":"DOWNLOAD_UNAVAILABLE","params":{"status":410}}'))
@@ -33,6 +36,8 @@ describe('engine line protocol', () => {
     ['{"type":"job","jobId":"1"}', 'unexpected-job'],
     ['{"type":"progress","ratio":1.5}', 'invalid-field'],
     ['{"type":"log","level":"fatal","text":"x"}', 'invalid-field'],
+    ['{"type":"log","level":"info","text":"x","key":"not a key"}', 'invalid-field'],
+    ['{"type":"log","level":"info","text":"x","key":"k","params":[1]}', 'invalid-field'],
     ['{"type":"result","outputs":[{"name":"a","path":"a","bytes":-1}]}', 'invalid-field'],
     ['{"type":"error","code":"lower case words","params":{}}', 'invalid-field'],
   ])('turns %j into a typed %s error without throwing', (line, violation) => {

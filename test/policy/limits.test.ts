@@ -15,6 +15,7 @@ import { createHandlers } from '../../src-main/api/handlers';
 import { Host } from '../../src-main/host/host';
 import { killAll, serve } from '../reliability/fixtures/host';
 import { createFixtureLibrary, type FixtureLibrary } from '../shells/library-fixture';
+import { postOnce } from '../http-post';
 
 const ctx = { lanes: ['sync', 'download', 'gpu', 'cpu', 'remote'] };
 
@@ -137,12 +138,9 @@ describe('backlot tree set', () => {
 describe('tree.set on a running host', () => {
   it('answers a 2,000-level tree with 422 POLICY_INVALID and keeps serving', async () => {
     const host = await serve(lib.dataDir);
-    const res = await fetch(new URL('api/tree.set', host.url), {
-      method: 'POST', headers: { Authorization: 'Bearer reliability-token-0123', 'Content-Type': 'application/json' },
-      body: `{"tree":${deepTreeText(2000)}}`,
-    });
+    const res = await postOnce(new URL('api/tree.set', host.url), { Authorization: 'Bearer reliability-token-0123' }, `{"tree":${deepTreeText(2000)}}`);
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ code: 'POLICY_INVALID', message: 'Policy node "n33": the tree may be at most 32 levels deep, and this node is at level 33.' });
+    expect(res.json()).toEqual({ code: 'POLICY_INVALID', message: 'Policy node "n33": the tree may be at most 32 levels deep, and this node is at level 33.' });
     expect(await host.call<{ version: number }>('tree.get')).toMatchObject({ version: expect.any(Number) });
     expect(host.proc.exitCode).toBeNull();
     expect(await host.stop()).toBe(0);

@@ -37,7 +37,7 @@ export class InMemoryPoolRuntimeDouble implements PoolRuntime {
     return runEngine(launch.command, { jobId: request.job.jobId, operation: request.job.operation, outputDir: request.job.outputDir, input: launch.input }, {
       signal: io.signal,
       onProgress: (p) => io.progress(p.ratio, p.message),
-      onLog: (entry) => io.log(entry.level, entry.text),
+      onLog: (entry) => io.log(entry.level, entry),
     });
   }
 

@@ -354,6 +354,33 @@ describe('units of a pool lane on two backlot worker processes', () => {
     await lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@studio' && l.workers.length === 1 && l.slots === 2));
   }, LONG);
 
+  it('at a host\'s start, adopts a claim whose job is still there and lets a missing, failed or foreign one go (the failed job removed)', async () => {
+    const admin = (pool: string) => new Queue('cpu', { connection: bullOptions({ url: `redis://127.0.0.1:${redis.port}`, ca: null, username: 'backlot-admin', password: redis.password }), prefix: poolBullPrefix(pool) });
+    const claim = { pool: 'studio', lane: 'cpu' as const, unitKey: 'digest\u0000item-adopt', claimToken: 'token-adopt', jobId: 'adopt-1' };
+    expect(await transport.inquire(claim)).toBe('gone');
+    const studio = admin('studio');
+    const seedbox = admin('seedbox');
+    try {
+      // A job of the wrong shape: a worker fails it (POOL_JOB_INVALID).
+      await studio.add('digest', { format: 'not-a-job', claimToken: claim.claimToken, unitKey: claim.unitKey }, { jobId: claim.jobId, attempts: 1, removeOnComplete: false, removeOnFail: false });
+      for (let i = 0; (await studio.getJobState(claim.jobId)) !== 'failed'; i++) {
+        if (i > 600) throw new Error('no worker failed the job');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await transport.inquire({ ...claim, claimToken: 'another-claim' })).toBe('gone');
+      expect(await studio.getJobState(claim.jobId)).toBe('failed');
+      expect(await transport.inquire(claim)).toBe('gone');
+      expect(await studio.getJobState(claim.jobId)).toBe('unknown');
+      // A job of this claim still waiting (no worker serves seedbox): followed, not sent again.
+      await seedbox.add('digest', { claimToken: claim.claimToken, unitKey: claim.unitKey }, { jobId: 'adopt-2', attempts: 1, removeOnComplete: false, removeOnFail: false });
+      expect(await transport.inquire({ ...claim, pool: 'seedbox', jobId: 'adopt-2' })).toBe('adopt');
+      await (await seedbox.getJob('adopt-2'))!.remove();
+    } finally {
+      await studio.close();
+      await seedbox.close();
+    }
+  });
+
   it('stops a worker on SIGTERM after the unit it runs is answered, and the lane goes offline', async () => {
     const last = workers.find((w) => w.child.exitCode === null && w.child.signalCode === null)!;
     const job = await unitJob('item-last', 'run4');

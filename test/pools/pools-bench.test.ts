@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { librivoxRecordings } from '../../src-main/bench/librivox';
 
 const BIN = path.resolve('bin/backlot.mjs');
 /** A deadline for a loaded 2-core machine (redis-server, workers, a lease to lapse), never a measure of speed. */
@@ -48,10 +49,34 @@ describe('backlot bench pools', () => {
     for (const k of ['before', 'afterUnits', 'keysBefore', 'keysAfter', 'eventsAfter', 'perRetainedUnit', 'afterRetainedDrained']) expect(result.memory[k], k).toBeGreaterThan(0);
   });
 
+  it('transcribes the LibriVox items on 1 and then 2 production workers in one run (--librivox)', { timeout: LONG }, async (ctx) => {
+    if (librivoxRecordings().length === 0) {
+      console.log('skipped: the LibriVox recordings of pocketsphinx-testdata are not installed');
+      ctx.skip();
+    }
+    const r = await backlot(['bench', 'pools', '--librivox', '--items', '2', '--lease', '10', '--json']);
+    expect(r.code, r.err).toBe(0);
+    const result = JSON.parse(r.out.trim().split('\n').pop()!) as { items: number; pinned: boolean; cores: number[]; audioSeconds: number; speedup: number; runs: unknown[] };
+    expect(result).toMatchObject({ items: 2, recordings: expect.any(Number), pinned: expect.any(Boolean), speedup: expect.any(Number) });
+    expect(result.audioSeconds).toBeGreaterThan(0);
+    // Every item transcribed in each run, none failed.
+    expect(result.runs).toEqual([
+      { workers: 1, completed: 2, failed: {}, seconds: expect.any(Number), loadAverage1m: expect.any(Number) },
+      { workers: 2, completed: 2, failed: {}, seconds: expect.any(Number), loadAverage1m: expect.any(Number) },
+    ]);
+    if (result.pinned) expect(result.cores.length).toBeGreaterThan(0);
+  });
+
   it('refuses bad flags, and says so in one sentence when there is no redis-server', { timeout: LONG }, async () => {
     const bad = await backlot(['bench', 'pools', '--workers', '4,2']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--workers must be ascending worker counts from 1 to 16, e.g. 1,2,4, got "4,2".');
+    const mixed = await backlot(['bench', 'pools', '--librivox', '--units', '5']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.err).toContain('--librivox runs 1 and then 2 workers on the LibriVox set; it takes no --units.');
+    const few = await backlot(['bench', 'pools', '--librivox', '--items', '1']);
+    expect(few.code).toBe(2);
+    expect(few.err).toContain('--items must be from 2 to 1000 LibriVox items, got "1".');
     // A PATH with no redis-server on it (node is run by its full path).
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-no-redis-'));
     dirs.push(empty);

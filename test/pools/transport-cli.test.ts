@@ -156,14 +156,24 @@ describe('transport serve', () => {
     expect(check(path.join(root, 'missing.join')).report.checks).toEqual([expect.objectContaining({ name: 'join-file', ok: false, code: 'JOIN_FILE_UNREADABLE' })]);
   }, SPAWNS);
 
-  it('stops redis-server on SIGTERM, and a restart keeps the pool user', async () => {
+  it('stops redis-server on SIGTERM, and a restart keeps the pool user and what scripts wrote', async () => {
     const client = await admin();
     const redisPid = Number(/process_id:(\d+)/.exec(String(await client.call('INFO', 'server')))![1]);
+    // A script's writes are logged as one MULTI/EXEC block, as BullMQ's are: replayed at the restart.
+    await client.call('EVAL', "redis.call('SET', KEYS[1], 'a'); redis.call('RPUSH', KEYS[2], 'b'); return 1", '2', 'bull:backlot-x:k', 'bull:backlot-x:l');
     client.disconnect();
     expect(await stopServe()).toBe(0);
     expect(() => process.kill(redisPid, 0)).toThrow(/ESRCH/);
 
     await startServe();
+    const after = await admin();
+    try {
+      expect(await after.call('GET', 'bull:backlot-x:k')).toBe('a');
+      expect(await after.call('LRANGE', 'bull:backlot-x:l', '0', '-1')).toEqual(['b']);
+      await after.call('DEL', 'bull:backlot-x:k', 'bull:backlot-x:l');
+    } finally {
+      after.disconnect();
+    }
     const again = check(path.join(root, 'studio.join'));
     expect(byName(again.report, 'acl-login')).toMatchObject({ ok: true });
     expect(byName(again.report, 'acl-isolation')).toMatchObject({ ok: true });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src-main/db/connection';
 import { exitOf, freePort, startRedis, waitForLine, type TestRedis } from './redis-server';
+import { postOnce } from '../http-post';
 
 const BIN = path.resolve('bin/backlot.mjs');
 /** Several CLI processes in one test: a deadline for a loaded 2-core machine, not a measure of speed. */
@@ -109,9 +110,9 @@ describe('the worker door of backlot serve and run', () => {
     const url = new URL((await waitForLine(child, /Backlot is serving at \S+\n/)).replace('Backlot is serving at ', '').trim());
     type Lane = { lane: string; paused: boolean; hold: { code: string } | null };
     const lanes = async (): Promise<Lane[]> => {
-      const r = await fetch(new URL('/api/lanes.list', url), { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer door-cli-token-123' }, body: '{}' });
+      const r = await postOnce(new URL('/api/lanes.list', url), { Authorization: 'Bearer door-cli-token-123' }, '{}');
       expect(r.status).toBe(200);
-      return ((await r.json()) as { lanes: Lane[] }).lanes;
+      return r.json<{ lanes: Lane[] }>().lanes;
     };
     // The CLI process has no pool runtime; it knows the lane's name from the pools table.
     const pause = backlot(['lanes', 'pause', 'cpu@attic', '--data', data]);

@@ -16,6 +16,7 @@ import { openWorkerDoor, type WorkerDoor } from '../../src-main/pools/worker-doo
 import { TicketBook } from '../../src-main/pools/worker-door/tickets';
 import { temporaryOutputDir } from '../../src-main/engines/commit-output';
 import { startRedis, type TestRedis } from './redis-server';
+import { fetchUnitFile, uploadUnitOutput } from '../../src-main/worker/door-client';
 
 let root: string;
 let lib: string;
@@ -99,7 +100,7 @@ describe('the door token', () => {
 describe('media through a unit ticket', () => {
   it('reads the ticket\'s file whole and by byte ranges, byte-exact, and resumes with If-Range', async () => {
     const t = tickets.issueUnitTicket('studio', 'unit-1', [mediaFile]);
-    expect(t.files).toEqual([{ index: 0, name: 'episode one.opus', size: media.length }]);
+    expect(t.files).toEqual([{ index: 0, name: 'episode one.opus', size: media.length, tag: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
     const headers = { ...bearer('studio'), 'x-backlot-ticket': t.ticket };
     const url = at('/worker/v1/pools/studio/units/unit-1/files/0');
 
@@ -126,6 +127,8 @@ describe('media through a unit ticket', () => {
     const cut = 300_001;
     const first = await fetch(url, { headers: { ...headers, range: `bytes=0-${cut - 1}` } });
     const etag = first.headers.get('etag')!;
+    // The worker is told the same tag with the ticket: its media cache keys on it.
+    expect(etag).toBe(`"${t.files[0].tag}"`);
     const rest = await fetch(url, { headers: { ...headers, range: `bytes=${cut}-`, 'if-range': etag } });
     expect(rest.status).toBe(206);
     expect(Buffer.concat([Buffer.from(await first.arrayBuffer()), Buffer.from(await rest.arrayBuffer())]).equals(media)).toBe(true);
@@ -224,6 +227,43 @@ describe('uploads of outputs', () => {
     expect(JSON.parse(rest.body)).toEqual({ offset: out.length, complete: true });
     expect(fs.readFileSync(target).equals(out)).toBe(true);
     expect(fs.statSync(target).mode & 0o777).toBe(0o600);
+  });
+
+  it('a restarted host that adopts a unit takes its worker\'s tokens again, and the worker\'s client goes on from the bytes kept', async () => {
+    const issued = tickets.issueUnitTicket('studio', 'unit-adopt', [mediaFile], { jobId: 'job-adopt' });
+    const url = at('/worker/v1/pools/studio/units/unit-adopt/outputs/words.json');
+    const part = 1024 * 1024;
+    const first = await rawPut(url, { ...bearer('studio'), 'x-backlot-upload': issued.uploadToken, 'content-range': `bytes 0-${part - 1}/${out.length}` }, out.subarray(0, part));
+    expect(first.status).toBe(200);
+    await door.close();
+
+    // The host restarts: a new door and a new book, the ticket put back from the job's tokens (the
+    // temporary folder is kept for an adopted unit).
+    const book = new TicketBook(() => clock);
+    const again = await openWorkerDoor({ pools: admin.store, listen: '127.0.0.1:0', jobDir: (jobId) => temporaryOutputDir(lib, jobId), tickets: book });
+    try {
+      const unit = { door: { url: again.url, token: token.studio }, pool: 'studio', unitId: 'unit-adopt' };
+      const src = path.join(root, 'words.json');
+      fs.writeFileSync(src, out);
+      await expect(uploadUnitOutput(unit, issued.uploadToken, 'words.json', src)).rejects.toMatchObject({ code: 'UPLOAD_TOKEN_REFUSED' });
+      // Files that are not what the worker was told of: not adopted, and its tokens stay refused.
+      expect(() => book.restoreUnitTicket('studio', 'unit-adopt', [otherFile], issued, issued.files, { jobId: 'job-adopt' })).toThrow(/not the ones its worker was told of/);
+      await expect(uploadUnitOutput(unit, issued.uploadToken, 'words.json', src)).rejects.toMatchObject({ code: 'UPLOAD_TOKEN_REFUSED' });
+
+      book.restoreUnitTicket('studio', 'unit-adopt', [mediaFile], issued, issued.files, { jobId: 'job-adopt' });
+      const head = await fetch(new URL('/worker/v1/pools/studio/units/unit-adopt/outputs/words.json', again.url), { method: 'HEAD', headers: { ...bearer('studio'), 'x-backlot-upload': issued.uploadToken } });
+      expect(Number(head.headers.get('upload-offset'))).toBe(part);
+      await uploadUnitOutput(unit, issued.uploadToken, 'words.json', src);
+      expect(fs.readFileSync(path.join(temporaryOutputDir(lib, 'job-adopt'), 'words.json')).equals(out)).toBe(true);
+      const read = path.join(root, 'read.opus');
+      await fetchUnitFile(unit, issued.ticket, 0, media.length, read);
+      expect(fs.readFileSync(read).equals(media)).toBe(true);
+      book.revokeUnit('studio', 'unit-adopt');
+      fs.rmSync(temporaryOutputDir(lib, 'job-adopt'), { recursive: true, force: true });
+    } finally {
+      await again.close();
+      door = await openWorkerDoor({ pools: admin.store, listen: '127.0.0.1:0', jobDir: (jobId) => temporaryOutputDir(lib, jobId), tickets });
+    }
   });
 
   it('takes ?offset= pieces, refuses too much, a path for a name, and a revoked or foreign upload token', async () => {

@@ -27,6 +27,8 @@ export function insertRun(db: Db, s: RunSeed = {}): number {
   return Number(r.lastInsertRowid);
 }
 
-export function insertLog(db: Db, runId: number, level: 'debug' | 'info' | 'warn' | 'error', text: string, t = 1000): void {
-  db.prepare('INSERT INTO run_logs (run_id, t, level, text) VALUES (?, ?, ?, ?)').run(runId, t, level, text);
+export function insertLog(db: Db, runId: number, level: 'debug' | 'info' | 'warn' | 'error', text: string, t = 1000,
+  keyed?: { key: string; params: Record<string, unknown> }): void {
+  db.prepare('INSERT INTO run_logs (run_id, t, level, text, key, params) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(runId, t, level, text, keyed?.key ?? null, keyed ? JSON.stringify(keyed.params) : null);
 }

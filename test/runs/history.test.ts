@@ -112,7 +112,17 @@ describe('logs', () => {
     expect(h.logs({ runId: run, text: '0%' }).map((l) => l.text)).toEqual(['started 100% of batch']);
     expect(h.logs({ runId: run, text: '_' })).toEqual([]);
     expect(h.logs({ runId: run, level: 'info', text: 'disk', limit: 1 })).toEqual([
-      { id: expect.any(Number), runId: run, t: 1000, level: 'warn', text: 'Slow DISK' },
+      { id: expect.any(Number), runId: run, t: 1000, level: 'warn', text: 'Slow DISK', key: null, params: null },
+    ]);
+  });
+
+  it('returns the key and params a line was written with beside its English text (docs/i18n.md "Log lines")', () => {
+    const run = insertRun(db);
+    insertLog(db, run, 'info', '1 segment, 2 speakers', 1000, { key: 'wordsAttributed', params: { segments: 1, speakers: 2 } });
+    insertLog(db, run, 'info', 'an old plain line');
+    expect(new RunHistory(db).logs({ runId: run }).map(({ text, key, params }) => ({ text, key, params }))).toEqual([
+      { text: '1 segment, 2 speakers', key: 'wordsAttributed', params: { segments: 1, speakers: 2 } },
+      { text: 'an old plain line', key: null, params: null },
     ]);
   });
 

@@ -20,6 +20,8 @@ beforeAll(() => {
   failedRun = insertRun(db, { operation: 'transcribe', lane: 'gpu', outcome: 'failed', reasonCode: 'ENGINE_STALLED', reasonParams: '{"afterS":120}', spentUsd: 0.5 });
   insertLog(db, failedRun, 'info', 'started whisper');
   insertLog(db, failedRun, 'error', 'no progress for 120 s');
+  insertLog(db, failedRun, 'warn', 'transcribe of "Heti" failed: ENGINE_STALLED', 1001,
+    { key: 'unitFailed', params: { operation: 'transcribe', item: 'i1', title: 'Heti', code: 'ENGINE_STALLED' } });
   db.close();
 });
 afterAll(() => { fs.rmSync(dir, { recursive: true, force: true }); });
@@ -68,7 +70,14 @@ describe('backlot logs (real process)', () => {
   it("prints a run's lines, filtered by level and text", () => {
     const all = cli('logs', '--run', String(failedRun), '--data', dir);
     expect(all.status).toBe(0);
-    expect(all.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(all.stdout.trimEnd().split('\n')).toHaveLength(3);
+    // The terminal keeps the English text; --json adds the key and params a script can read.
+    expect(all.stdout).toContain('WARN  transcribe of "Heti" failed: ENGINE_STALLED');
+    const json = JSON.parse(cli('logs', '--run', String(failedRun), '--level', 'warn', '--data', dir, '--json').stdout) as { lines: { text: string; key: string | null; params: unknown }[] };
+    expect(json.lines.map(({ text, key, params }) => ({ text, key, params }))).toEqual([
+      { text: 'no progress for 120 s', key: null, params: null },
+      { text: 'transcribe of "Heti" failed: ENGINE_STALLED', key: 'unitFailed', params: { operation: 'transcribe', item: 'i1', title: 'Heti', code: 'ENGINE_STALLED' } },
+    ]);
     const errors = cli('logs', '--run', String(failedRun), '--level', 'error', '--data', dir);
     expect(errors.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/ERROR no progress for 120 s$/)]);
     const grep = cli('logs', '--run', String(failedRun), '--grep', 'WHISPER', '--data', dir, '--json');

@@ -74,7 +74,7 @@ describe('audio tracks', () => {
     const run = async (file: string, id: string) => {
       const out = fs.mkdtempSync(path.join(dir, 'out-'));
       const logs: string[] = [];
-      const io = { signal: new AbortController().signal, progress: () => {}, log: (_l: string, t: string) => { logs.push(t); } };
+      const io = { signal: new AbortController().signal, progress: () => {}, log: (_l: string, t: string | { text: string }) => { logs.push(typeof t === 'string' ? t : t.text); } };
       await transcribeMedia({ engineId: 'none', engineFingerprint: 'none@1', itemId: id, mediaPath: file, checkpointDir: path.join(dir, 'cp'), chunkS: 30, language: 'en' }, hearsNothing, out, io);
       return { record: transcriptRecord.parse(JSON.parse(fs.readFileSync(path.join(out, 'transcript.json'), 'utf8'))), logs };
     };

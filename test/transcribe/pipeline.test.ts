@@ -110,9 +110,11 @@ describe('transcription in the pipeline', () => {
     const second = serveProduction(data);
     const db = openDb(data);
     try {
-      const row = await until('the transcription to be done', () => {
+      // The run is closed in its own step after the work's commit: wait for both, not the work alone.
+      const row = await until('the transcription to be done and its run closed', () => {
         const r = db.prepare("SELECT state, output_path FROM work WHERE operation = 'transcribe'").get() as { state: string; output_path: string | null } | undefined;
-        return r?.state === 'done' ? r : undefined;
+        const open = db.prepare("SELECT count(*) AS n FROM runs WHERE operation = 'transcribe' AND outcome = 'running'").get() as { n: number };
+        return r?.state === 'done' && open.n === 0 ? r : undefined;
       }, 240_000, 100);
       const runs = db.prepare("SELECT id, outcome, reason_code FROM runs WHERE operation = 'transcribe' ORDER BY id").all() as { id: number; outcome: string; reason_code: string | null }[];
       expect(runs.map((r) => r.outcome)).toEqual(['interrupted', 'succeeded']);

@@ -22,6 +22,7 @@ export const BENCH_FLAGS = {
   queries: { type: 'string' },
   keep: { type: 'string' },
   reuse: { type: 'boolean' },
+  compare: { type: 'boolean' },
   engine: { type: 'string' },
   decoder: { type: 'string' },
   model: { type: 'string' },
@@ -31,6 +32,7 @@ export const BENCH_FLAGS = {
   units: { type: 'string' },
   lease: { type: 'string' },
   'max-items': { type: 'string' },
+  librivox: { type: 'boolean' },
 } as const;
 
 export type BenchValues = { [K in keyof typeof BENCH_FLAGS]?: (typeof BENCH_FLAGS)[K]['type'] extends 'string' ? string : boolean };

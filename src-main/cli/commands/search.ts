@@ -28,7 +28,7 @@ export const searchCommand: Command = {
     // Unquoted words on the command line are one query, as typed into a search box.
     const query = positionals.join(' ');
     return withApp(values.data, (app) => {
-      const hits = searchTranscripts(app.host.db, query, { speaker: values.speaker, channel: values.channel, limit });
+      const hits = searchTranscripts(app.host.searchDb, query, { speaker: values.speaker, channel: values.channel, limit });
       if (values.json) {
         process.stdout.write(`${JSON.stringify({ hits })}\n`);
         return 0;

@@ -54,7 +54,8 @@ export const workerCommand: Command = {
       const worker = await startPoolWorker({
         joinFile: values.join, dataDir, engines, ...(lanes ? { lanes } : {}), slots, ...(maps ? { maps } : {}),
         ...(values.scratch ? { scratch: values.scratch } : {}),
-        ...(engines === 'test' ? { test: testEngineOptions(engines, undefined, process.env.BACKLOT_TEST_FAULTS) } : {}),
+        // On a worker the test engine is long-lived, as the production engines that keep a model are.
+        ...(engines === 'test' ? { test: { ...testEngineOptions(engines, undefined, process.env.BACKLOT_TEST_FAULTS), longLived: true } } : {}),
       });
       if (worker.serving.length === 0) process.stdout.write('backlot worker: no lane is in service; waiting for a signal to stop (fix the reasons above and start again).\n');
       await stop.requested;

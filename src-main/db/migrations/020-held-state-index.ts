@@ -1,4 +1,4 @@
-// Version 18: the window's state filter keeps an index only for the states off the pick path.
+// Version 20: the window's state filter keeps an index only for the states off the pick path.
 // work_by_state (migration 14) moved an entry on every state change, and a pick changes two or
 // three (a finished unit to done, its dependents from blocked to missing): measured at about 2.5 µs
 // of every pick (docs/benchmarks.md "Pick throughput"). The held states (stale, deferred,

@@ -18,12 +18,17 @@ import { sql as window } from './014-window';
 import { sql as feedNote } from './015-feed-note';
 import { sql as pools } from './016-pools';
 import { sql as publisherTranscripts } from './017-publisher-transcripts';
+import { sql as runLogKeys } from './018-run-log-keys';
+import { sql as searchPairs, backfill as backfillSearchPairs } from './019-search-pairs';
 import { sql as heldStateIndex } from './020-held-state-index';
+import type { Db } from '../connection';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Rows the new schema derives from what a library already holds, in the migration's transaction. */
+  backfill?: (db: Db) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -48,6 +53,10 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'pools', sql: pools },
   // The publisher's own transcripts (docs/transcripts.md).
   { version: 17, name: 'publisher-transcripts', sql: publisherTranscripts },
+  // Run log lines keyed for the window's languages (docs/i18n.md "Log lines").
+  { version: 18, name: 'run-log-keys', sql: runLogKeys },
+  // The word-pair index for phrase search (docs/transcripts.md "Pairs").
+  { version: 19, name: 'search-pairs', sql: searchPairs, backfill: backfillSearchPairs },
   // The state filter's index off the pick path (docs/benchmarks.md "Pick throughput").
   { version: 20, name: 'held-state-index', sql: heldStateIndex },
 ];

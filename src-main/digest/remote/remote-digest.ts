@@ -14,6 +14,7 @@ import { cutToBytes, planRemoteDigest, requestBound, type RemoteShape } from './
 import { partDigestText, reducePrompt, systemPrompt } from './prompt';
 import { remoteError } from './errors';
 import { fitsSpendCap } from '../../gates/spend-cap';
+import { logLine, type LogMessage } from '../../../src-shared/runs/log-keys';
 
 /** One request to a chat model: the remote endpoint (chat-client.ts) or a local one (llama-cpp). */
 export type ChatComplete = (messages: readonly ChatMessage[], maxTokens: number, onDelta: (chars: number) => void) => Promise<ChatAnswer>;
@@ -29,7 +30,7 @@ export interface RemoteDigestInput {
   /** Most this unit may spend (its reservation under the spend cap); null: no cap. */
   budgetUsd: number | null;
   progress?: (ratio: number, message?: string) => void;
-  log?: (text: string) => void;
+  log?: (line: LogMessage) => void;
 }
 
 export interface Spent extends DigestUsage {
@@ -54,7 +55,7 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
   const spent: Spent = { requests: 0, inputTokens: 0, outputTokens: 0, estimated: false, usd: 0 };
   const system = systemPrompt(shape);
   let done = 0;
-  input.log?.(`${sentences.length} sentences in ${plan.parts.length} part(s), ${plan.requests} request(s) at most; bound $${plan.boundUsd.toFixed(6)}`);
+  input.log?.(logLine('digestPlan', { sentences: sentences.length, parts: plan.parts.length, requests: plan.requests, boundUsd: plan.boundUsd }));
 
   const ask = async (user: string, label: string): Promise<ModelAnswer> => {
     const bound = usdOf(requestBound(shape, user), shape.maxOutputTokens, shape.prices);
@@ -81,7 +82,7 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
       throw e;
     }
     if (answer.usageUnreadable) {
-      input.log?.(`${label}: the answer's usage is no count; charged at the request's bound, $${bound.toFixed(6)}`);
+      input.log?.(logLine('usageMissing', { label, boundUsd: bound }));
       chargeBound();
     } else {
       spent.requests++;

@@ -3,7 +3,7 @@
 import { serveJobs } from '../program-kit';
 import { extractiveDigest } from '../../digest/extractive';
 import { numberInput, readTranscript, stringInput, writeDigest } from '../../digest/job-files';
-import { counted } from '../../../src-shared/runs/counted';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 serveJobs(async (job, io) => {
   const transcript = readTranscript(job.input.transcript as string | undefined);
@@ -13,6 +13,6 @@ serveJobs(async (job, io) => {
     moments: numberInput(job.input, 'moments', 8),
     onProgress: (r) => io.progress(r),
   });
-  io.log('info', `${counted(transcript.segments.length, 'segment')}, ${counted(digest.moments.length, 'moment')} kept`);
+  io.log('info', logLine('digestKept', { segments: transcript.segments.length, moments: digest.moments.length }));
   return { files: [writeDigest(job.outputDir, digest)], metadata: { moments: digest.moments.length, usd: 0 } };
 });

@@ -8,6 +8,7 @@ import { httpGet } from '../../library/net/http-get';
 import { parseFeed } from '../../library/feed/parse-feed';
 import { isBacklotError } from '../../../src-shared/errors';
 import { LISTING_FILE, type Listing } from '../../library/listing';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 /** The host's fetch codes as the feed's own reasons (docs/acquisition.md "Reason codes"). */
 const FEED_CODES: Record<string, string> = {
@@ -54,7 +55,7 @@ serveJobs(async (job, io) => {
     try {
       const feed = parseFeed(res.body, res.headers['content-type'] as string | undefined, res.finalUrl);
       listing = { kind: 'feed', title: feed.title, notModified: false, complete: true, validators, entries: feed.entries, note: feed.note };
-      if (feed.note) io.log('warn', feed.note);
+      if (feed.note) io.log('warn', logLine('feedNote', { note: feed.note }));
     } catch (e) {
       if (isBacklotError(e)) throw new EngineJobError(e.code, e.message, e.params);
       throw e;
@@ -62,6 +63,6 @@ serveJobs(async (job, io) => {
   }
   const file = path.join(job.outputDir, LISTING_FILE);
   await fsp.writeFile(file, JSON.stringify(listing));
-  io.log('info', res.status === 304 ? 'the feed has not changed (304)' : `the feed lists ${listing.entries.length} entries`);
+  io.log('info', res.status === 304 ? logLine('feedUnchanged') : logLine('feedListed', { entries: listing.entries.length }));
   return { files: [{ name: 'listing', path: file }], metadata: { entries: listing.entries.length, notModified: listing.notModified } };
 });

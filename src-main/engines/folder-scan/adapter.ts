@@ -5,6 +5,7 @@ import type { EngineAdapter } from '../adapter';
 import { acquisitionFor } from '../../gates/acquisition';
 import { scanFolderChannel } from '../../library/folder-scan';
 import { isBacklotError } from '../../../src-shared/errors';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 export const folderScanAdapter: EngineAdapter = {
   id: 'folder-scan',
@@ -21,8 +22,10 @@ export const folderScanAdapter: EngineAdapter = {
       let pages = 0;
       try {
         const r = await scanFolderChannel(host, job.channel.id, { onCheckpoint: () => { pages++; io.progress(0, `${pages} pages scanned`); } });
-        for (const w of r.warnings.slice(0, 50)) io.log('warn', w.message);
-        io.log('info', `${r.added} added, ${r.changed} changed, ${r.removed} removed, ${r.unchanged} unchanged${r.unreadable ? `, ${r.unreadable} unreadable` : ''}`);
+        for (const w of r.warnings.slice(0, 50)) io.log('warn', logLine('scanWarning', { file: w.path, code: w.code, message: w.message }));
+        io.log('info', r.unreadable
+          ? logLine('scanSummaryUnreadable', { added: r.added, changed: r.changed, removed: r.removed, unchanged: r.unchanged, unreadable: r.unreadable })
+          : logLine('scanSummary', { added: r.added, changed: r.changed, removed: r.removed, unchanged: r.unchanged }));
         return { ok: true, outputs: [], metadata: { added: r.added, changed: r.changed, removed: r.removed, unreadable: r.unreadable }, logs: [], diagnostic: '' };
       } catch (e) {
         if (isBacklotError(e)) return { ok: false, code: e.code, params: e.params, diagnostic: e.message, logs: [] };

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { serveJobs, EngineJobError } from '../program-kit';
 import { downloadToPartial } from './download';
 import { describeProgress } from '../download-progress';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 serveJobs(async (job, io) => {
   const input = job.input as { url?: unknown; partialPath?: unknown; name?: unknown; maxRedirects?: unknown; idleTimeoutMs?: unknown; expectedType?: unknown };
@@ -31,7 +32,9 @@ serveJobs(async (job, io) => {
   const target = path.join(job.outputDir, `${input.name}.${ext || 'bin'}`);
   await fsp.rename(input.partialPath, target);
   await fsp.rm(`${input.partialPath}.json`, { force: true });
-  io.log('info', `downloaded ${result.bytes} bytes${result.resumedFrom > 0 ? ` (resumed from ${result.resumedFrom})` : ''}`);
+  io.log('info', result.resumedFrom > 0
+    ? logLine('downloadedResumed', { bytes: result.bytes, resumedFrom: result.resumedFrom })
+    : logLine('downloaded', { bytes: result.bytes }));
   return { files: [{ name: 'media', path: target }], metadata: { bytes: result.bytes, contentType: result.contentType, resumedFrom: result.resumedFrom, ext } };
 });
 

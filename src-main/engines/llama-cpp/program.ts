@@ -4,6 +4,7 @@
 import { EngineJobError, serveJobs } from '../program-kit';
 import { numberInput, readTranscript, stringInput, writeDigest } from '../../digest/job-files';
 import { remoteDigest, type ChatComplete } from '../../digest/remote/remote-digest';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 type LlamaModule = typeof import('node-llama-cpp');
 type Loaded = { file: string; model: import('node-llama-cpp').LlamaModel; context: import('node-llama-cpp').LlamaContext; contextSize: number };
@@ -63,8 +64,8 @@ serveJobs(async (job, io) => {
     complete,
     budgetUsd: null,
     progress: (ratio, message) => io.progress(ratio, message),
-    log: (text) => io.log('info', text),
+    log: (line) => io.log('info', line),
   });
-  io.log('info', `${spent.requests} request(s), ${spent.inputTokens} tokens in, ${spent.outputTokens} out`);
+  io.log('info', logLine('spentLocal', { requests: spent.requests, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens }));
   return { files: [writeDigest(job.outputDir, record)], metadata: { spent } };
 });

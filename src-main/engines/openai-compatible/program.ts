@@ -8,13 +8,14 @@ import { numberInput, readTranscript, stringInput, writeDigest } from '../../dig
 import { remoteDigest } from '../../digest/remote/remote-digest';
 import { DIGEST_JSON_SCHEMA } from '../../digest/remote/answer';
 import { chatCompletion, type ChatClientOptions } from '../../digest/remote/chat-client';
+import { logLine, type LogMessage } from '../../../src-shared/runs/log-keys';
 
 serveJobs(async (job, rawIo) => {
   const input = job.input;
   const key = typeof input.apiKey === 'string' && input.apiKey !== '' ? input.apiKey : null;
   // The one door out of this process for upstream text: every log line and failure passes the
   // key's redaction, whatever path the text took (docs/security.md "The API key").
-  const io: JobIo = { signal: rawIo.signal, progress: (r, m) => rawIo.progress(r, m), log: (level, text) => rawIo.log(level, redact(text, key)) };
+  const io: JobIo = { signal: rawIo.signal, progress: (r, m) => rawIo.progress(r, m), log: (level, line) => rawIo.log(level, redactLine(line, key)) };
   try {
     return await digestJob(job, io);
   } catch (e) {
@@ -42,7 +43,9 @@ async function digestJob(job: EngineJob, io: JobIo): Promise<JobAnswer> {
     timeoutMs: numberInput(input, 'requestTimeoutS', 300) * 1000,
     signal: io.signal,
     answerSchema: DIGEST_JSON_SCHEMA,
-    onRetry: ({ attempt, status, waitMs }) => io.log('warn', `HTTP ${status ?? 'unreachable'}; attempt ${attempt} is tried again in ${Math.round(waitMs / 100) / 10} s`),
+    onRetry: ({ attempt, status, waitMs }) => io.log('warn', status === null
+      ? logLine('requestUnreachable', { attempt, waitS: Math.round(waitMs / 100) / 10 })
+      : logLine('requestRetried', { status, attempt, waitS: Math.round(waitMs / 100) / 10 })),
   };
   const { record, spent } = await remoteDigest({
     item: stringInput(input, 'item'),
@@ -59,10 +62,16 @@ async function digestJob(job: EngineJob, io: JobIo): Promise<JobAnswer> {
     complete: (messages, maxTokens, onDelta) => chatCompletion({ ...client, onDelta }, messages, maxTokens),
     budgetUsd: typeof budget === 'number' ? budget : null,
     progress: (ratio, message) => io.progress(ratio, message),
-    log: (text) => io.log('info', text),
+    log: (line) => io.log('info', line),
   });
-  io.log('info', `${spent.requests} request(s), ${spent.inputTokens} tokens in, ${spent.outputTokens} out${spent.estimated ? ' (estimated)' : ''}, $${spent.usd.toFixed(6)}`);
+  io.log('info', logLine(spent.estimated ? 'spentRemoteEstimated' : 'spentRemote', { requests: spent.requests, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, usd: spent.usd }));
   // A prose answer becomes the summary: whatever the server wrote passes the key's redaction too.
   const clean = redactDeep(record, client.apiKey);
   return { files: [writeDigest(job.outputDir, clean)], metadata: { spent } };
+}
+
+/** A log line with the key redacted from its text and from every parameter. */
+function redactLine(line: string | LogMessage, key: string | null): string | LogMessage {
+  if (typeof line === 'string') return redact(line, key);
+  return { ...line, text: redact(line.text, key), ...(line.params ? { params: redactDeep(line.params, key) } : {}) };
 }

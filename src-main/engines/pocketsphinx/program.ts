@@ -8,6 +8,7 @@ import type { Recognizer } from '../transcribe-kit/recognizer';
 import { WheelRecognizer } from './wheel-recognizer';
 import { ContinuousRecognizer } from './continuous-recognizer';
 import { DECODER_CHOICES, type SphinxVariant } from './variants';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 const variantSchema = z.object({
   kind: z.enum(DECODER_CHOICES.filter((c) => c !== 'auto') as [SphinxVariant['kind'], ...SphinxVariant['kind'][]]),
@@ -35,6 +36,6 @@ serveJobs(async (job, io) => {
   if (!variant.success) throw new EngineJobError('ENGINE_BAD_JOB', 'The job names no pocketsphinx decoder.', { field: 'decoder' });
   const fresh = loaded?.key !== JSON.stringify(variant.data);
   const recognizer = await recognizerFor(variant.data);
-  io.log('info', `decoder: ${recognizer.engine}${fresh ? ' (loaded)' : ' (kept loaded from an earlier job)'}`);
+  io.log('info', logLine(fresh ? 'decoderLoaded' : 'decoderKept', { engine: recognizer.engine }));
   return transcribeMedia(input, recognizer, job.outputDir, io);
 });

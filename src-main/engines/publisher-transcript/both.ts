@@ -13,6 +13,7 @@ import { clearCheckpoint, mediaOf, transcribeJobInput } from '../transcribe-kit/
 import { pocketsphinxJobFingerprint, POCKETSPHINX_ID, sphinxVariant } from '../pocketsphinx/adapter';
 import { engineProgram } from '../program-file';
 import { nodeProgram } from '../program-command';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 export const LOCAL_TRANSCRIPT_FILE = 'transcript.local.json';
 const TRANSCRIPT_FILE = 'transcript.json';
@@ -44,13 +45,13 @@ export async function bothLaunch(job: JobContext, source: (outputDir: string, io
       io.progress(0, "fetching the source's transcript");
       const fromSource = await source(sourceDir, io);
       if (io.signal.aborted) return cancelled();
-      io.log('info', fromSource.ok ? "the source's transcript is converted; now the local one" : `the source's transcript could not be had (${fromSource.code}); the local one is the item's`);
+      io.log('info', fromSource.ok ? logLine('sourceConverted') : logLine('sourceMissing', { code: fromSource.code }));
       const local = await runEngine(localCommand, {
         jobId: `${job.jobId}-local`, operation: job.operation, outputDir: localDir,
         input: transcribeJobInput(job, POCKETSPHINX_ID, fingerprint, { decoder: variant }),
       }, {
         signal: io.signal, stallTimeoutMs: job.env.settings['engines.stallTimeoutS'] * 1000,
-        onProgress: (p) => io.progress(p.ratio, p.message), onLog: (e) => io.log(e.level, e.text),
+        onProgress: (p) => io.progress(p.ratio, p.message), onLog: (e) => io.log(e.level, e),
       });
       // A unit's outputs lie in one folder (commit-output.ts): each kept file moves up into the job's.
       const hoist = async (o: EngineOutput, name: string, file: string): Promise<EngineOutput> => {
@@ -62,7 +63,7 @@ export async function bothLaunch(job: JobContext, source: (outputDir: string, io
       if (!local.ok) {
         // Without the local half the unit still has the source's transcript; without either it failed.
         if (!fromSource.ok) return local;
-        io.log('warn', `the local transcript failed (${local.code}); only the source's is kept`);
+        io.log('warn', logLine('localFailed', { code: local.code }));
         return { ...fromSource, outputs: [await hoist(transcriptOf(fromSource), 'transcript', TRANSCRIPT_FILE)] };
       }
       if (!fromSource.ok) {

@@ -15,6 +15,7 @@ import { readCues } from './cues';
 import { cuesToRecord } from './to-record';
 import { fetchSubtitles } from './subtitles';
 import { decodeTranscriptBody, publisherInput, type PublisherInput } from './job-input';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 const TRANSCRIPT_FILE = 'transcript.json';
 
@@ -48,12 +49,12 @@ serveJobs(async (job, io) => {
   if (input.kind === 'publisher') {
     ({ body, format } = await fetchOffer(input, io.signal));
   } else {
-    const sub = await fetchSubtitles(input.binary, input.url, path.join(job.outputDir, 'subtitles'), input.language, input.autoCaptions, io.signal, (t) => io.log('info', t));
+    const sub = await fetchSubtitles(input.binary, input.url, path.join(job.outputDir, 'subtitles'), input.language, input.autoCaptions, io.signal, (t) => io.log('info', logLine('upstreamSaid', { tool: 'yt-dlp', text: t })));
     body = decodeTranscriptBody(await fs.readFile(sub.file), undefined);
     format = sub.format;
     automatic = sub.automatic;
     language = sub.language;
-    io.log('info', `subtitles: ${path.basename(sub.file)}${sub.automatic ? ' (automatic captions)' : ''}`);
+    io.log('info', logLine(sub.automatic ? 'captionsFetched' : 'subtitlesFetched', { file: path.basename(sub.file) }));
   }
   const fetchedMs = Date.now() - started;
   io.progress(0.5, `converting ${format}`);
@@ -72,7 +73,7 @@ serveJobs(async (job, io) => {
   await fs.rm(path.join(job.outputDir, 'subtitles'), { recursive: true, force: true });
   await fs.writeFile(path.join(job.outputDir, TRANSCRIPT_FILE), `${JSON.stringify(valid.data)}\n`);
   const words = valid.data.segments.reduce((n, s) => n + s.words.length, 0);
-  io.log('info', `${valid.data.segments.length} segment(s), ${words} word(s), ${valid.data.origin!.estimatedWords} with estimated times`);
+  io.log('info', logLine('transcriptConverted', { segments: valid.data.segments.length, words, estimated: valid.data.origin!.estimatedWords }));
   io.progress(1);
   return {
     files: [{ name: 'transcript', path: TRANSCRIPT_FILE }],

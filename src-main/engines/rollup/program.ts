@@ -9,6 +9,7 @@ import { channelDigestRecord } from '../../../src-shared/digest/channel-record';
 import { numberInput, stringInput } from '../../digest/job-files';
 import { rollUp, type RollupItem } from '../../digest/rollup';
 import type { CalendarPeriod } from '../../../src-shared/schedule/calendar-period';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 serveJobs(async (job, io) => {
   const members = job.input.members;
@@ -35,6 +36,6 @@ serveJobs(async (job, io) => {
   }));
   const file = `${period.key}.json`;
   fs.writeFileSync(path.join(job.outputDir, file), `${JSON.stringify(record, null, 1)}\n`);
-  io.log('info', `${items.length} item digest(s) of ${period.key} rolled up`);
+  io.log('info', logLine('rolledUp', { digests: items.length, period: period.key }));
   return { files: [{ name: 'channel-digest', path: file }], metadata: { items: items.length, period: period.key } };
 });

@@ -14,9 +14,16 @@ export interface TestEngineOptions {
   chunkMs?: number;
   /**
    * Misbehaviour on request: `{ "<item>": {...} }` or `{ "<operation>:<item>": {...} }`, merged
-   * into that job's input (the operation-specific entry wins over the item's).
+   * into that job's input (the operation-specific entry wins over the item's); `{ "*": {...} }`
+   * applies to every job, under both.
    */
   faults?: Record<string, Record<string, unknown>>;
+  /**
+   * Launch as a long-lived engine (`kind: 'worker'`, one process taking jobs one after another), as
+   * the production engines that keep a model loaded do. `backlot worker --engines test` sets it;
+   * locally the test engine stays one-shot, which the reliability tests count on.
+   */
+  longLived?: boolean;
 }
 
 export const TEST_ENGINE_ID = 'test';
@@ -50,10 +57,11 @@ export function testAdapter(operation: OperationId, options: TestAdapterOptions 
     launch: (job) => {
       const itemId = job.item?.id ?? job.channel.id;
       return {
-        kind: 'process',
+        ...(options.longLived ? { kind: 'worker' as const, key: 'test' } : { kind: 'process' as const }),
         command: testEngineCommand(),
         input: {
           bytes: options.bytes ?? 4096, chunks: options.chunks ?? 4, chunkMs: options.chunkMs ?? 50,
+          ...options.faults?.['*'],
           ...options.faults?.[itemId],
           ...options.faults?.[`${operation}:${itemId}`],
           item: itemId, channel: job.channel.id,

@@ -10,9 +10,13 @@
 //   exitCode: exit with this code (no result)       noResult: exit 0 without a result
 //   spawnChild: start a sleeping grandchild first (its pid is logged as "grandchild <pid>")
 //   ignoreTerm: ignore SIGTERM, so only the SIGKILL after the grace period ends it
-// The result's metadata carries the argv it received, to prove arguments arrive literally.
+//   holdWhile: a path; after its first chunk the engine waits while that file exists, having written
+//     PATH.JOBID.PID.held (a test holds units mid-way and lets them end by events, not by a pace)
+// The result's metadata carries the argv it received, to prove arguments arrive literally, and its
+// pid (a long-lived one also logs it). A job line with keepAlive (a long-lived engine, engine-process.ts) leaves the process running
+// for the next job, as the production long-lived engines do; without it the process exits after one.
 import { spawn } from 'node:child_process';
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -24,12 +28,18 @@ let received = '';
 let job = null;
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
-  if (job) return;
   received += chunk;
+  next();
+});
+
+/** Takes the next job line, if none runs now. */
+function next() {
+  if (job) return;
   const newline = received.indexOf('\n');
   if (newline < 0) return;
   job = JSON.parse(received.slice(0, newline));
-  run(job).catch((e) => {
+  received = received.slice(newline + 1);
+  run(job).then(() => finish(), (e) => {
     // A full volume is said the way the production programs say it (program-kit.ts): DISK_FULL,
     // not this item's fault, so the host holds instead of counting an attempt.
     if (e?.code === 'ENOSPC') {
@@ -40,7 +50,7 @@ process.stdin.on('data', (chunk) => {
     process.stderr.write(`test engine failed: ${e?.stack ?? e}\n`);
     process.exit(70);
   });
-});
+}
 process.stdin.on('end', () => hostGone());
 process.stdout.on('error', () => hostGone());
 
@@ -65,9 +75,10 @@ async function run(job) {
     send({ type: 'log', level: 'info', text: `grandchild ${child.pid}` });
   }
   send({ type: 'log', level: 'info', text: `job ${job.jobId} ${job.operation}` });
+  // A long-lived one says which process took the job (one process, unit after unit).
+  if (job.keepAlive) send({ type: 'log', level: 'info', text: `long-lived pid ${process.pid}` });
   if (input.errorCode) {
     send({ type: 'error', code: input.errorCode, params: input.errorParams ?? {}, diagnostic: 'upstream said no' });
-    finish();
     return;
   }
 
@@ -78,6 +89,11 @@ async function run(job) {
     if (input.crash === i) process.kill(process.pid, 'SIGKILL');
     if (input.garbage === i) process.stdout.write('this is not json\n');
     if (input.hang === i) await new Promise(() => setInterval(() => {}, 1000));
+    if (i === 1 && typeof input.holdWhile === 'string' && existsSync(input.holdWhile)) {
+      // Says it holds (HOLDFILE.JOBID.PID.held), so a test waits for that event, not for a pace.
+      writeFileSync(`${input.holdWhile}.${job.jobId}.${process.pid}.held`, '');
+      while (existsSync(input.holdWhile)) await sleep(50);
+    }
     const size = i === chunks - 1 ? bytes - written : Math.floor(bytes / chunks);
     writeSync(fd, Buffer.alloc(size, 0x61 + (i % 26)));
     written += size;
@@ -89,12 +105,17 @@ async function run(job) {
 
   if (input.exitCode !== undefined) process.exit(input.exitCode);
   if (!input.noResult) {
-    send({ type: 'result', outputs: [{ name: 'output', path: name, bytes: written }], metadata: { argv: process.argv.slice(2) } });
+    send({ type: 'result', outputs: [{ name: 'output', path: name, bytes: written }], metadata: { argv: process.argv.slice(2), pid: process.pid } });
   }
-  finish();
 }
 
-// Exit explicitly: stdin stays open by design, so the event loop would never drain on its own.
+// A one-shot engine exits explicitly: stdin stays open by design, so the event loop would never
+// drain on its own. A long-lived one waits for its next job.
 function finish() {
+  if (job?.keepAlive && !job.input?.noResult) {
+    job = null;
+    next();
+    return;
+  }
   process.stdout.write('', () => process.exit(0));
 }

@@ -10,11 +10,12 @@ import { EngineJobError, type JobAnswer, type JobIo } from '../program-kit';
 import { CheckpointStore, checkpointKey, emptyCheckpoint, pruneStaleCheckpoints, wordsOf } from './checkpoint';
 import { PcmChunker, type PcmChunk } from './chunker';
 import { probeMedia } from './media-probe';
-import { chooseAudioTrack, describeAudioTrack } from '../../library/audio-track';
+import { chooseAudioTrack } from '../../library/audio-track';
 import { decodePcm } from './pcm-decoder';
 import { SAMPLE_RATE, type Recognizer } from './recognizer';
 import { wordsToSegments } from './segments';
 import { inChunkRatio, RtfMeter } from '../../../src-shared/progress/estimate';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 /** The job input every transcription adapter sends (validated here: the host is not trusted blindly). */
 export const transcribeInput = z.object({
@@ -84,14 +85,14 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
   const facts = await probeMedia(input.mediaPath);
   // A file with several audio tracks: the default one if it has sound, else the first that has.
   const audio = await chooseAudioTrack(input.mediaPath);
-  if (audio.of > 1) io.log('info', `decoding ${describeAudioTrack(audio)}`);
+  if (audio.of > 1) io.log('info', logLine('audioTrack', { track: audio.track + 1, of: audio.of, why: audio.why }));
   pruneStaleCheckpoints(input.checkpointDir);
   const store = new CheckpointStore(input.checkpointDir, checkpointKey({ itemId: input.itemId, mediaPath: input.mediaPath, engine: input.engineFingerprint }));
   const checkpoint = store.load() ?? emptyCheckpoint(store.key);
   const resumedFromChunk = checkpoint.chunks.length;
   // These lines are how a run shows where it began (the resume test reads them).
-  if (resumedFromChunk > 0) io.log('info', `checkpoint: resuming at chunk ${resumedFromChunk} (${seconds(checkpoint.nextSample).toFixed(2)} s), ${resumedFromChunk} chunk(s) already done`);
-  else io.log('info', 'checkpoint: none, starting at 0.00 s');
+  if (resumedFromChunk > 0) io.log('info', logLine('checkpointResumed', { chunk: resumedFromChunk, chunks: resumedFromChunk, atS: seconds(checkpoint.nextSample) }));
+  else io.log('info', logLine('checkpointNone'));
 
   const chunker = new PcmChunker({ chunkS: input.chunkS, startSample: checkpoint.nextSample, startIndex: resumedFromChunk });
   let decodedChunks = 0;
@@ -111,7 +112,7 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     checkpoint.nextSample = chunk.startSample + chunk.samples.length;
     store.save(checkpoint);
     decodedChunks++;
-    io.log('info', `chunk ${chunk.index} done: ${startS.toFixed(2)}-${endS.toFixed(2)} s, ${silent ? 'silent' : `${words.length} word(s)`}`);
+    io.log('info', silent ? logLine('chunkSilent', { chunk: chunk.index, startS, endS }) : logLine('chunkDone', { chunk: chunk.index, startS, endS, words: words.length }));
     if (facts.durationS) io.progress(Math.min(0.99, endS / facts.durationS), `chunk ${chunk.index}`);
   };
   for await (const piece of decodePcm(input.mediaPath, io.signal, 'ffmpeg', audio.track)) {
@@ -137,7 +138,7 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
   // Sound but not one word: said in the record and the run log, never a silent "done" (docs/transcription.md).
   if (heardSound && record.segments.every((s) => s.words.length === 0)) {
     record.noSpeech = true;
-    io.log('warn', 'no speech found: the audio has sound, but no word was recognised in it');
+    io.log('warn', logLine('noSpeech'));
   }
   const valid = transcriptRecord.safeParse(record);
   if (!valid.success) {

@@ -6,6 +6,7 @@ import { TRANSCRIBE_PROMPT_MAX } from '../../../src-shared/settings/settings-sch
 import { serveJobs, EngineJobError } from '../program-kit';
 import { parseTranscribeInput, transcribeMedia } from '../transcribe-kit/transcribe-media';
 import { WhisperRecognizer, type WhisperSettings } from './whisper-recognizer';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 const whisperSchema = z.object({
   modelPath: z.string().min(1),
@@ -38,7 +39,7 @@ serveJobs(async (job, io) => {
   const { prompt, ...load } = settings.data;
   const { recognizer, fresh } = await recognizerFor(load);
   recognizer.prompt = prompt;
-  if (recognizer.fallbackReason) io.log('warn', `whisper.cpp: the ${settings.data.build} build cannot load here (${recognizer.fallbackReason}); running the CPU build`);
-  io.log('info', `decoder: ${recognizer.engine}, model ${recognizer.model}${fresh ? ' (loaded)' : ' (kept loaded from an earlier job)'}`);
+  if (recognizer.fallbackReason) io.log('warn', logLine('buildFallback', { build: settings.data.build, reason: recognizer.fallbackReason }));
+  io.log('info', logLine(fresh ? 'decoderModelLoaded' : 'decoderModelKept', { engine: recognizer.engine, model: recognizer.model }));
   return transcribeMedia(input, recognizer, job.outputDir, io);
 });

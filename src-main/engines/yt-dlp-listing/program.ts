@@ -8,6 +8,7 @@ import { runYtDlp } from '../yt-dlp-process';
 import { classifyYtDlpError, scrubCredentials } from '../yt-dlp-errors';
 import { LISTING_FILE, type ListedEntry, type Listing } from '../../library/listing';
 import { entryFromYtDlp } from './entry';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 serveJobs(async (job, io) => {
   const input = job.input as { binary?: unknown; url?: unknown; known?: unknown; cookiesFile?: unknown };
@@ -48,6 +49,6 @@ serveJobs(async (job, io) => {
   };
   const file = path.join(job.outputDir, LISTING_FILE);
   await fsp.writeFile(file, JSON.stringify(listing));
-  io.log('info', `${entries.length} new entries${reachedKnown ? ' (stopped at the first known one)' : ''}`);
+  io.log('info', logLine(reachedKnown ? 'listingNewStopped' : 'listingNew', { entries: entries.length }));
   return { files: [{ name: 'listing', path: file }], metadata: { entries: entries.length, complete: listing.complete } };
 });

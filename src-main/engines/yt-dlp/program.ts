@@ -8,6 +8,7 @@ import { serveJobs, EngineJobError } from '../program-kit';
 import { runYtDlp } from '../yt-dlp-process';
 import { classifyYtDlpError, scrubCredentials } from '../yt-dlp-errors';
 import { describeProgress } from '../download-progress';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 const PROGRESS = 'BACKLOT-PROGRESS';
 const FILE = 'BACKLOT-FILE';
@@ -55,7 +56,7 @@ serveJobs(async (job, io) => {
       const size = Number(line.slice(INFO.length + 1).trim());
       if (Number.isFinite(size) && size > 0) {
         announced = size;
-        io.log('info', `yt-dlp announces ${size} bytes`);
+        io.log('info', logLine('sizeAnnounced', { bytes: size }));
       }
     }
   });

@@ -22,6 +22,8 @@ export const heartbeatKey = (pool: string, workerId: string): string => `${poolK
 export const heartbeatPattern = (pool: string): string => `${poolKeyPrefix(pool)}:hb:*`;
 /** The host cancels a unit: a key the worker reads before it starts, and a channel for one it runs. */
 export const cancelKey = (pool: string, jobId: string): string => `${poolKeyPrefix(pool)}:cancel:${jobId}`;
+/** The host's job settings (job-settings.ts), written when they change: a worker's preflight judges its engines by them. */
+export const hostSettingsKey = (pool: string): string => `${poolKeyPrefix(pool)}:host-settings`;
 export const cancelChannel = (pool: string): string => `${poolKeyPrefix(pool)}:cancel`;
 
 /** BullMQ's reason for a job whose worker was lost more often than the pool allows (moveStalledJobsToWait). */
@@ -58,8 +60,14 @@ export const poolJobSchema = z.object({
   item: itemRecord.nullable(),
   attempts: z.number().int().min(0),
   budgetUsd: z.number().min(0).nullable(),
-  /** The ticket's files: number, plain name, size. */
-  files: z.array(z.object({ index: z.number().int().min(0), name: fileName, size: z.number().int().min(0) })).max(64),
+  /**
+   * The ticket's files: number, plain name, size, and the tag a worker's media cache keys on; on a
+   * shared-media pool also the host's path, which the worker reads through its mapping.
+   */
+  files: z.array(z.object({
+    index: z.number().int().min(0), name: fileName, size: z.number().int().min(0), tag: z.string().regex(/^[0-9a-f]{32}$/).optional(),
+    hostPath: z.string().min(2).max(4096).startsWith('/').optional(),
+  })).max(64),
   /** Which file number is the item's media, and which is each committed input (`inputs.transcribe`). */
   media: z.number().int().min(0).nullable(),
   inputs: z.partialRecord(z.enum(OPERATION_IDS), z.number().int().min(0)),

@@ -16,13 +16,14 @@ import type { Db } from '../../db/connection';
 import { SettingsStore } from '../../settings/settings-store';
 import { PoolStore, type PoolRecord } from '../pool-store';
 import type { WorkerDoor } from '../worker-door/door-server';
-import type { PoolLaneState, PoolRuntime, PoolUnitRequest } from '../pool-runtime';
+import type { PoolAdoptQuery, PoolLaneState, PoolRuntime, PoolUnitRequest } from '../pool-runtime';
 import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
 import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
 import { jobSettings } from './job-settings';
-import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, laneQueueName, poolBullPrefix, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
+import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 export interface PoolTransportOptions {
   pools: PoolStore;
@@ -43,6 +44,8 @@ interface Conn {
   queues: Map<LaneKey, Queue>;
   events: Map<LaneKey, QueueEvents>;
   view: PoolView;
+  /** The job settings last written to the pool's host-settings key (job-schema.ts), so a change is written once. */
+  settingsSent?: string;
 }
 
 interface Waiter {
@@ -50,7 +53,11 @@ interface Waiter {
   lane: LaneKey;
   /** Resolves the run, or (after an abort) only removes the job once it ends. */
   end(job: Job | null | 'closed'): void;
+  /** An adopted unit: called once with its job as soon as it can be read (its ticket is put back then). */
+  adopt?: (job: Job) => void;
 }
+
+type Ended = Job | null | 'closed' | 'refused';
 
 const failure = (code: string, params: Record<string, unknown>, diagnostic = ''): EngineFailure => ({ ok: false, code, params, diagnostic, logs: [] });
 const ADD_TIMEOUT_MS = 10_000;
@@ -183,6 +190,35 @@ export class PoolTransport implements PoolRuntime {
     }
   }
 
+  /**
+   * At start, for a claim a dead host process left on a pool lane (PoolRuntime.inquire): is its job
+   * still there to be followed? A job of another claim is not this claim's (left alone); a failed one
+   * is removed, and the claim is released as before (the unit runs again, no attempt counted).
+   */
+  async inquire(query: PoolAdoptQuery): Promise<'adopt' | 'gone'> {
+    const record = this.options.pools.get(query.pool);
+    if (!record || !record.lanes.includes(query.lane)) return 'gone';
+    const conn = this.connFor(record);
+    if (!conn.view.seen) await this.refresh();
+    if (!conn.client || !conn.place) return 'gone';
+    // Redis cannot be asked now: the unit is followed once it is back (a job gone then is WORKER_LOST, requeued).
+    if (conn.view.down) return 'adopt';
+    try {
+      const queue = this.queueOf(conn, query.lane);
+      const state = await withTimeout(queue.getJobState(query.jobId), ADD_TIMEOUT_MS);
+      if (state === 'unknown') return 'gone';
+      const job = await withTimeout(Job.fromId(queue, query.jobId), ADD_TIMEOUT_MS);
+      const data = job?.data as Partial<PoolJob> | undefined;
+      if (!job || data?.claimToken !== query.claimToken || data?.unitKey !== query.unitKey) return 'gone';
+      if (state !== 'failed') return 'adopt';
+      await job.remove().catch(() => undefined);
+      await conn.client.del(cancelKey(record.name, query.jobId)).catch(() => undefined);
+      return 'gone';
+    } catch {
+      return 'adopt';
+    }
+  }
+
   private async runOnce(request: PoolUnitRequest, io: InProcessIo): Promise<EngineOutcome> {
     const { job } = request;
     if (io.signal.aborted) return failure('ENGINE_CANCELLED', { phase: 'before-start' });
@@ -191,32 +227,31 @@ export class PoolTransport implements PoolRuntime {
     if (!record || !record.lanes.includes(request.lane)) return failure('POOL_LANE_GONE', { lane: `${request.lane}@${request.pool}` });
     const conn = this.connFor(record);
     if (!conn.view.seen) await this.refresh();
+    if (request.adopt && conn.client && conn.place) return this.adoptOnce(conn, request, io);
     if (conn.view.down) return failure('POOL_TRANSPORT_DOWN', { pool: record.name, reason: conn.view.down.code }, conn.view.down.message);
     if (!conn.client || !conn.place) return failure('POOL_TRANSPORT_DOWN', { pool: record.name, reason: 'TRANSPORT_FAILED' });
 
-    // The unit's input files, by number: the item's media and each committed output it builds on.
-    const paths: string[] = [];
-    const indexOf = (p: string): number => {
-      const i = paths.indexOf(p);
-      return i >= 0 ? i : paths.push(p) - 1;
-    };
-    const media = job.item?.media_path ? indexOf(job.item.media_path) : null;
-    const inputs: Partial<Record<OperationId, number>> = {};
-    for (const [op, p] of Object.entries(job.inputs) as [OperationId, string][]) if (p && fs.existsSync(p)) inputs[op] = indexOf(p);
+    const { paths, media, inputs } = unitFiles(job);
     const unitId = job.jobId;
     const issued = this.options.tickets.issueUnitTicket(record.name, unitId, paths, { jobId: job.jobId });
     const revoke = () => this.options.tickets.revokeUnit(record.name, unitId);
     const data: PoolJob = {
       format: JOB_FORMAT, pool: record.name, lane: request.lane, jobId: job.jobId, unitKey: request.unitKey, claimToken: request.claimToken,
       operation: job.operation, engineId: request.engineId, channel: { ...job.channel }, item: job.item ? { ...job.item, media_path: null } : null,
-      attempts: job.attempts, budgetUsd: job.budgetUsd, files: issued.files, media, inputs,
+      // Shared media (docs/pools.md "Shared storage"): the worker reads each file through its mapping.
+      attempts: job.attempts, budgetUsd: job.budgetUsd, files: record.media === 'shared' ? issued.files.map((f, i) => ({ ...f, hostPath: paths[i] })) : issued.files, media, inputs,
       door: { ticket: issued.ticket, uploadToken: issued.uploadToken, unitId }, leaseMs: record.leaseS * 1000,
       settings: jobSettings(job.env.settings),
     };
 
+    // Workers judge their engines by the settings units run with (docs/pools.md "Preflight with the host's settings").
+    const settingsText = JSON.stringify(data.settings);
+    if (conn.settingsSent !== settingsText) {
+      await withTimeout(conn.client.set(hostSettingsKey(record.name), settingsText), ADD_TIMEOUT_MS).then(() => { conn.settingsSent = settingsText; }, () => undefined);
+    }
     const queue = this.queueOf(conn, request.lane);
-    let endWith: (job: Job | null | 'closed') => void = () => undefined;
-    const ended = new Promise<Job | null | 'closed'>((resolve) => { endWith = resolve; });
+    let endWith: (job: Ended) => void = () => undefined;
+    const ended = new Promise<Ended>((resolve) => { endWith = resolve; });
     try {
       await withTimeout(this.eventsOf(conn, request.lane), ADD_TIMEOUT_MS);
       await withTimeout(queue.add(job.operation, data, { jobId: job.jobId, attempts: 1, removeOnComplete: false, removeOnFail: false }), ADD_TIMEOUT_MS);
@@ -225,18 +260,59 @@ export class PoolTransport implements PoolRuntime {
       revoke();
       return failure('POOL_TRANSPORT_DOWN', { pool: record.name }, String((e as Error)?.message ?? e));
     }
-    io.log('info', `unit sent to pool ${record.name} (${request.lane}@${record.name}), job ${job.jobId}`);
+    io.log('info', logLine('poolSent', { pool: record.name, lane: request.lane, job: job.jobId }));
     // Followed only once it is in Redis: a poll that read the state of a job not added yet would
     // take "unknown" for a job gone. The job may have ended already; settle reads its state now.
     const waiter: Waiter = { pool: record.name, lane: request.lane, end: endWith };
+    return this.follow(conn, request, io, waiter, ended);
+  }
+
+  /**
+   * A unit an earlier host process sent (docs/pools.md "Host restarts"): nothing is sent again. Its
+   * job is followed where it is; as soon as it can be read its ticket is put back with the tokens the
+   * worker holds, so the worker's uploads land in the same temporary folder (kept at the start's sweep).
+   */
+  private adoptOnce(conn: Conn, request: PoolUnitRequest, io: InProcessIo): Promise<EngineOutcome> {
+    const { job } = request;
+    let endWith: (job: Ended) => void = () => undefined;
+    const ended = new Promise<Ended>((resolve) => { endWith = resolve; });
+    io.log('info', `unit adopted on pool ${conn.record.name} (${request.lane}@${conn.record.name}), job ${job.jobId}: followed after the host's restart`);
+    const waiter: Waiter = {
+      pool: conn.record.name, lane: request.lane, end: endWith,
+      adopt: (found) => {
+        const data = check(poolJobSchema, found.data);
+        try {
+          if (!data.ok || data.value.claimToken !== request.claimToken || data.value.unitKey !== request.unitKey || data.value.engineId !== request.engineId || data.value.door.unitId !== job.jobId) {
+            throw new Error('the job in Redis is not this claim\'s');
+          }
+          const { paths } = unitFiles(job);
+          this.options.tickets.restoreUnitTicket(conn.record.name, data.value.door.unitId, paths,
+            { ticket: data.value.door.ticket, uploadToken: data.value.door.uploadToken }, data.value.files, { jobId: job.jobId });
+        } catch (e) {
+          io.log('warn', `unit ${job.jobId} cannot be adopted: ${(e as Error)?.message ?? String(e)}`);
+          endWith('refused');
+        }
+      },
+    };
+    return this.follow(conn, request, io, waiter, ended);
+  }
+
+  private async follow(conn: Conn, request: PoolUnitRequest, io: InProcessIo, waiter: Waiter, ended: Promise<Ended>): Promise<EngineOutcome> {
+    const { job } = request;
+    const record = conn.record;
+    const revoke = () => this.options.tickets.revokeUnit(record.name, job.jobId);
     this.waiters.set(job.jobId, waiter);
+    // Events of the lane's queue wake the waiter; the poll reads its state anyway (a missed event, Redis down at start).
+    void withTimeout(this.eventsOf(conn, request.lane), ADD_TIMEOUT_MS).catch(() => undefined);
     void this.settle(job.jobId, waiter);
 
     const aborted = new Promise<'aborted'>((resolve) => io.signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
     const first = await Promise.race([ended, aborted]);
-    if (first === 'aborted') {
+    if (first === 'aborted' || first === 'refused') {
       revoke();
+      if (this.waiters.get(job.jobId) === waiter) this.waiters.delete(job.jobId);
       await this.cancel(conn, request.lane, job.jobId).catch(() => undefined);
+      if (first === 'refused') return failure('POOL_FENCE_REFUSED', { fence: 'adopt', pool: record.name }, 'The job left in Redis does not match the claim, or the unit\'s files changed, so it was not adopted.');
       return failure('ENGINE_CANCELLED', { phase: 'running', pool: record.name });
     }
     // Fence 2 first: from here no late upload can change what is checked below.
@@ -255,12 +331,18 @@ export class PoolTransport implements PoolRuntime {
       // The state first: a job read before its end would carry no result yet. An ended job changes no more.
       const queue = this.queueOf(conn, w.lane);
       state = await queue.getJobState(jobId);
-      if (state === 'completed' || state === 'failed') job = await Job.fromId(queue, jobId);
+      if (state === 'completed' || state === 'failed' || (w.adopt && state !== 'unknown')) job = await Job.fromId(queue, jobId);
     } catch {
       return;
     }
-    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return;
     if (this.waiters.get(jobId) !== w) return;
+    if (w.adopt && job) {
+      const adopt = w.adopt;
+      w.adopt = undefined;
+      adopt(job);
+      if (this.waiters.get(jobId) !== w) return;
+    }
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return;
     // Claimed by this call (a second settle of the same job stops above), then removed from Redis.
     this.removing++;
     this.waiters.delete(jobId);
@@ -292,6 +374,9 @@ export class PoolTransport implements PoolRuntime {
   private async outcome(job: Job | null, request: PoolUnitRequest): Promise<EngineOutcome> {
     if (!job) return failure('WORKER_LOST', { pool: request.pool, reason: 'job-gone' });
     if (job.failedReason) {
+      // An adopted unit whose job failed lost its worker's attempt across the host's restart (an upload
+      // refused while no door or ticket was there): the unit runs again, not the item's failure.
+      if (request.adopt) return failure('WORKER_LOST', { pool: request.pool, lane: `${request.lane}@${request.pool}`, reason: 'adopted-job-failed' }, String(job.failedReason).slice(0, 2000));
       if (job.failedReason === STALLED_REASON) return failure('WORKER_LOST', { pool: request.pool, lane: `${request.lane}@${request.pool}` }, job.failedReason);
       return failure('POOL_WORKER_FAILED', { pool: request.pool }, String(job.failedReason).slice(0, 2000));
     }
@@ -336,6 +421,19 @@ export class PoolTransport implements PoolRuntime {
     await Promise.all([...conn.queues.values()].map((q) => q.close().catch(() => undefined)));
     conn.client?.disconnect();
   }
+}
+
+/** The unit's input files, by number: the item's media and each committed output it builds on (the same list at send and at adoption). */
+function unitFiles(job: PoolUnitRequest['job']): { paths: string[]; media: number | null; inputs: Partial<Record<OperationId, number>> } {
+  const paths: string[] = [];
+  const indexOf = (p: string): number => {
+    const i = paths.indexOf(p);
+    return i >= 0 ? i : paths.push(p) - 1;
+  };
+  const media = job.item?.media_path ? indexOf(job.item.media_path) : null;
+  const inputs: Partial<Record<OperationId, number>> = {};
+  for (const [op, p] of Object.entries(job.inputs) as [OperationId, string][]) if (p && fs.existsSync(p)) inputs[op] = indexOf(p);
+  return { paths, media, inputs };
 }
 
 async function verifyUpload(dir: string, o: { file: string; uploaded: string; bytes: number; sha256: string }): Promise<string | null> {

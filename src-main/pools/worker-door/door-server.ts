@@ -2,7 +2,6 @@
 // apart from the window's door. A pool's door token opens it; a per-unit ticket reads the files the
 // host named for that unit (byte ranges, so reads resume); a per-unit upload token appends outputs
 // into the unit's temporary folder. Nothing a worker sends is run, and no path comes from a worker.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -10,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import parseRange from 'range-parser';
 import { BacklotError, isBacklotError } from '../../../src-shared/errors';
 import type { PoolStore } from '../pool-store';
-import { TicketBook, isSafeId, type TicketFile } from './tickets';
+import { TicketBook, fileTag, isSafeId, type TicketFile } from './tickets';
 import { checkOutputName, putRange, receiveUpload, uploadOffset, type UploadPlace } from './uploads';
 
 /** What the health endpoint answers, so `worker check` tells the door from anything else on the port. */
@@ -133,7 +132,7 @@ function sendFile(req: http.IncomingMessage, res: http.ServerResponse, file: Tic
     throw new BacklotError('MEDIA_CHANGED', 'The file changed or went away since the host issued the ticket; the unit will be prepared again.');
   }
   // The tag changes with the file, so a worker resuming with If-Range never joins two versions.
-  const etag = `"${crypto.createHash('sha256').update(`${file.path}\u0000${file.size}\u0000${file.mtimeMs}`).digest('hex').slice(0, 32)}"`;
+  const etag = `"${fileTag(file)}"`;
   const base = { 'accept-ranges': 'bytes', etag, 'content-type': 'application/octet-stream', 'cache-control': 'no-store' };
   let start = 0;
   let end = file.size - 1;

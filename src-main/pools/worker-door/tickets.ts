@@ -37,8 +37,11 @@ export interface IssuedTicket {
   ticket: string;
   /** Bearer of output uploads (`X-Backlot-Upload`). */
   uploadToken: string;
-  /** What the worker is told: a number per file, its name (no folder) and its size. */
-  files: { index: number; name: string; size: number }[];
+  /**
+   * What the worker is told: a number per file, its name (no folder), its size and its tag (the
+   * door's ETag: changes with the file), by which a worker keeps media between units.
+   */
+  files: { index: number; name: string; size: number; tag: string }[];
   expiresAt: number;
 }
 
@@ -54,12 +57,17 @@ export interface IssueOptions {
 export const DEFAULT_TICKET_TTL_MS = 6 * 3600_000;
 export const DEFAULT_MAX_UPLOAD_BYTES = 8 * 1024 ** 3;
 
+/** A file's identity as the door serves it (its ETag): a new version of the file has a new tag. */
+export const fileTag = (file: TicketFile): string => crypto.createHash('sha256').update(`${file.path}\u0000${file.size}\u0000${file.mtimeMs}`).digest('hex').slice(0, 32);
+
 const sha256 = (s: string): string => crypto.createHash('sha256').update(s, 'utf8').digest('hex');
 const sameHash = (a: string, b: string): boolean => crypto.timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 
 /**
  * The host's book of unit tickets. Kept in memory: a ticket lives no longer than the host process
- * that issued it (a restarted host issues new ones for the units it adopts).
+ * that issued it. A restarted host that adopts a unit still running on a worker puts its ticket back
+ * with the same tokens (`restoreUnitTicket`), read from the unit's job in Redis, where they already
+ * are: the worker keeps the tokens it holds, and nothing about a ticket is written to the library.
  */
 export class TicketBook {
   private readonly byUnit = new Map<string, UnitTicket>();
@@ -86,7 +94,24 @@ export class TicketBook {
       pool, unitId, jobId, files: seen, expiresAt, ticketSha256: sha256(ticket), uploadSha256: sha256(uploadToken),
       maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES, revoked: false,
     });
-    return { ticket, uploadToken, files: seen.map((f, index) => ({ index, name: path.basename(f.path), size: f.size })), expiresAt };
+    return { ticket, uploadToken, files: seen.map((f, index) => ({ index, name: path.basename(f.path), size: f.size, tag: fileTag(f) })), expiresAt };
+  }
+
+  /**
+   * An adopted unit's ticket, put back after a host restart (docs/pools.md "Host restarts"): the
+   * tokens the job carries, the files as the host names them now. Each file must still have the size
+   * the worker was told (`expected`), else the unit cannot be adopted (`TICKET_FILE_CHANGED`).
+   */
+  restoreUnitTicket(pool: string, unitId: string, files: readonly string[], tokens: { ticket: string; uploadToken: string }, expected: readonly { index: number; name: string; size: number }[], options: IssueOptions = {}): void {
+    const issued = this.issueUnitTicket(pool, unitId, files, options);
+    const same = issued.files.length === expected.length && issued.files.every((f, i) => f.index === expected[i].index && f.name === expected[i].name && f.size === expected[i].size);
+    const t = this.byUnit.get(key(pool, unitId))!;
+    if (!same) {
+      t.revoked = true;
+      throw new BacklotError('TICKET_FILE_CHANGED', `The files of unit ${unitId} are not the ones its worker was told of; the unit cannot be adopted.`, { unitId });
+    }
+    t.ticketSha256 = sha256(tokens.ticket);
+    t.uploadSha256 = sha256(tokens.uploadToken);
   }
 
   /** Ends a unit's ticket and upload token at once (the unit settled, was released or lost its worker). */

@@ -8,6 +8,7 @@ import { DEFAULT_DIARIZE, diarizeFile } from '../diarize/diarize';
 import { loadXVectorModel, type XVectorModel } from '../xvector/extractor';
 import { optionalNumber, stringField, writeJsonFile } from './job-input';
 import type { JobAnswer, JobIo } from './job-types';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 export const XVECTOR_ENGINE_ID = 'vosk-xvector';
 export const XVECTOR_MODEL_NAME = 'vosk-model-spk-0.4';
@@ -32,6 +33,6 @@ export async function diarizeJob(job: EngineJob, io: JobIo): Promise<JobAnswer> 
   const file = path.join(job.outputDir, TURNS_FILE_NAME);
   writeJsonFile(file, record);
   io.progress(1, 'done');
-  io.log('info', `${record.clusters.length} speakers in ${record.turns.length} turns over ${record.speechS} s of speech (${record.durationS} s of media) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  io.log('info', logLine('diarized', { speakers: record.clusters.length, turns: record.turns.length, speechS: record.speechS, durationS: record.durationS, tookS: (Date.now() - started) / 1000 }));
   return { files: [{ name: 'turns', path: TURNS_FILE_NAME }], metadata: { speakers: record.clusters.length, turns: record.turns.length, speechS: record.speechS } };
 }

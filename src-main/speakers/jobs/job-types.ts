@@ -1,11 +1,12 @@
 // The shape of a speaker job handler: what the program kit (src-main/engines/program-kit.ts) hands
 // it and wants back, declared here so the jobs sit below the engines layer and run under any loop.
 import type { LogLevel } from '../../../src-shared/protocol/engine-lines';
+import type { LogMessage } from '../../../src-shared/runs/log-keys';
 
 export interface JobIo {
   signal: AbortSignal;
   progress(ratio: number, message?: string): void;
-  log(level: LogLevel, text: string): void;
+  log(level: LogLevel, line: string | LogMessage): void;
 }
 
 export interface JobAnswer {

@@ -9,6 +9,7 @@ import { turnsRecord } from '../../../src-shared/speakers/turns';
 import { DEFAULT_MATCH_THRESHOLD, matchClusters } from '../profiles/match';
 import { optionalNumber, readJsonFile, stringField, writeJsonFile } from './job-input';
 import type { JobAnswer, JobIo } from './job-types';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 export const VOICES_FILE_NAME = 'voices.json';
 
@@ -49,6 +50,6 @@ export async function voicesJob(job: EngineJob, io: JobIo): Promise<JobAnswer> {
   writeJsonFile(path.join(job.outputDir, VOICES_FILE_NAME), record);
   io.progress(1);
   const known = matches.filter((m) => m.profile !== null).length;
-  io.log('info', `${matches.length} voices: ${known} matched a profile, ${matches.length - known} new`);
+  io.log('info', logLine('voicesMatched', { voices: matches.length, matched: known, fresh: matches.length - known }));
   return { files: [{ name: 'voices', path: VOICES_FILE_NAME }], metadata: { voices: matches.length, matched: known } };
 }

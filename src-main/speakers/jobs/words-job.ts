@@ -9,7 +9,7 @@ import { transcriptRecord } from '../../../src-shared/transcript/record';
 import { attributeWords } from '../attribute-words';
 import { readJsonFile, stringField, writeJsonFile } from './job-input';
 import type { JobAnswer, JobIo } from './job-types';
-import { counted } from '../../../src-shared/runs/counted';
+import { logLine } from '../../../src-shared/runs/log-keys';
 
 export const LABELLED_TRANSCRIPT_FILE = 'transcript.json';
 
@@ -29,6 +29,6 @@ export async function wordsJob(job: EngineJob, io: JobIo): Promise<JobAnswer> {
   writeJsonFile(path.join(job.outputDir, LABELLED_TRANSCRIPT_FILE), labelled);
   io.progress(1);
   const speakers = new Set(labelled.segments.map((s) => s.speaker).filter((s) => s !== null));
-  io.log('info', `${counted(labelled.segments.length, 'segment')}, ${counted(speakers.size, 'speaker')}`);
+  io.log('info', logLine('wordsAttributed', { segments: labelled.segments.length, speakers: speakers.size }));
   return { files: [{ name: 'transcript', path: LABELLED_TRANSCRIPT_FILE }], metadata: { segments: labelled.segments.length, speakers: speakers.size } };
 }

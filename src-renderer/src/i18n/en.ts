@@ -1,6 +1,8 @@
 // The window's English messages: the table every other language mirrors (hu.ts is typed against
 // it, so a missing message is a compile error). vue-i18n syntax: {name} inserts a parameter, and
 // "one | many" picks by count; reason sentences are functions in reasons-en.ts.
+import { LOG_COUNTS_EN, LOG_LINES_EN, LOG_TRACK_WHY_EN } from './log-en';
+
 export const en = {
   app: {
     name: 'Backlot',
@@ -463,6 +465,8 @@ export const en = {
     runFailed: 'A run failed: {reason}',
     languageChanged: 'The window is now in English.',
   },
+  // The run log's keyed lines (log-en.ts, docs/i18n.md "Log lines").
+  runLog: { lines: LOG_LINES_EN, counts: LOG_COUNTS_EN, why: LOG_TRACK_WHY_EN },
 } as const;
 
 /** The shape every language fills: the same keys, each a string. */

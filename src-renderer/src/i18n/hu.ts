@@ -1,6 +1,7 @@
 // The window in Hungarian, typed against the English table (en.ts): a missing or extra message is a
 // compile error. Hungarian keeps the noun singular after a number, so both plural forms often match.
 import type { Messages } from './en';
+import { LOG_COUNTS_HU, LOG_LINES_HU, LOG_TRACK_WHY_HU } from './log-hu';
 
 export const hu: Messages = {
   app: {
@@ -462,4 +463,5 @@ export const hu: Messages = {
     runFailed: 'Egy futás nem sikerült: {reason}',
     languageChanged: 'Az ablak most magyar nyelvű.',
   },
+  runLog: { lines: LOG_LINES_HU, counts: LOG_COUNTS_HU, why: LOG_TRACK_WHY_HU },
 };

@@ -8,6 +8,7 @@ import { REASONS_EN } from './reasons-en';
 import { REASONS_HU } from './reasons-hu';
 import { formattersFor, type Formatters } from './format';
 import type { Sentence, SentenceContext } from './sentence-kit';
+import { sayLogLine } from './log-line';
 import { isReasonCode, type ReasonCode } from '../../../src-shared/reasons/codes';
 
 export const LOCALES = ['en', 'hu'] as const;
@@ -117,7 +118,13 @@ export function useWords() {
     const m = ANONYMOUS_SPEAKER.exec(name);
     return m ? t('speakers.anonymous', { number: f.value.count(Number(m[1])) }) : name;
   };
-  return { t, locale: current, f, op, lane, state, outcome, reason, who };
+  /** A run log line in this language; the stored English text when it has no key we know (log-line.ts). */
+  const logLine = (line: Parameters<typeof sayLogLine>[0]) => sayLogLine(line, {
+    t: (key, named, plural) => (plural === undefined ? t(key, named ?? {}) : t(key, named ?? {}, plural)),
+    f: f.value, op, lane,
+    reason: (code) => (isReasonCode(code) ? reason({ code }).sentence : undefined),
+  });
+  return { t, locale: current, f, op, lane, state, outcome, reason, who, logLine };
 }
 
 /** The app's i18n instance, for the language switch (provided by main.ts). */

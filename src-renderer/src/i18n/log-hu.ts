@@ -1,0 +1,76 @@
+// The run log's lines in Hungarian (docs/i18n.md "Log lines"), typed against the English tables:
+// a key without its Hungarian message is a compile error. The noun stays singular after a number.
+import type { LogKey } from '../../../src-shared/runs/log-keys';
+import type { LOG_COUNTS_EN, LOG_TRACK_WHY_EN } from './log-en';
+
+export const LOG_LINES_HU: Readonly<Record<LogKey, string>> = {
+  unitFailed: '„{title}” – {operation}: nem sikerült. {code}',
+  unitRequeued: '„{title}” – {operation}: visszakerül a sorba. {code}',
+  poolSent: 'Elküldve a(z) {pool} gépcsoportnak ({lane}), feladat: {job}.',
+  scanSummary: '{added} új, {changed} módosult, {removed} eltávolítva, {unchanged} változatlan.',
+  scanSummaryUnreadable: '{added} új, {changed} módosult, {removed} eltávolítva, {unchanged} változatlan, {unreadable} olvashatatlan.',
+  scanWarning: '{file}: {code}',
+  feedListed: 'A hírcsatornában {entries} szerepel.',
+  feedUnchanged: 'A hírcsatorna nem változott a legutóbbi olvasás óta.',
+  feedNote: 'Megjegyzés a hírcsatornáról: {note}',
+  listingNew: 'Új a listában: {entries}.',
+  listingNewStopped: 'Új a listában: {entries} (az első ismertnél megállt).',
+  sizeAnnounced: 'A yt-dlp szerint a méret {bytes}.',
+  downloaded: 'Letöltve: {bytes}.',
+  downloadedResumed: 'Letöltve: {bytes} ({resumedFrom} után folytatva).',
+  audioTrack: 'Hangsáv dekódolása: {track}/{of} ({why}).',
+  checkpointResumed: 'Folytatás a mentett ponttól, a(z) {chunk}. szakasztól ({atS} mp): {chunks} már kész.',
+  checkpointNone: 'Nincs mentett pont: kezdés az elejéről.',
+  chunkDone: 'A(z) {chunk}. szakasz kész: {startS}–{endS} mp, {words}.',
+  chunkSilent: 'A(z) {chunk}. szakasz kész: {startS}–{endS} mp, csend.',
+  noSpeech: 'Nem található beszéd: a felvételen van hang, de egyetlen szó sem ismerhető fel benne.',
+  decoderLoaded: 'Dekóder: {engine} (betöltve).',
+  decoderKept: 'Dekóder: {engine} (egy korábbi feladatból betöltve maradt).',
+  decoderModelLoaded: 'Dekóder: {engine}, modell: {model} (betöltve).',
+  decoderModelKept: 'Dekóder: {engine}, modell: {model} (egy korábbi feladatból betöltve maradt).',
+  buildFallback: 'whisper.cpp: a(z) {build} változat itt nem tölthető be ({reason}); helyette a CPU-s változat fut.',
+  upstreamSaid: '{tool} üzenete: {text}',
+  subtitlesFetched: 'Felirat: {file}.',
+  captionsFetched: 'Felirat: {file} (automatikus felirat).',
+  transcriptConverted: '{segments}, {words}; ebből {estimated} becsült időzítéssel.',
+  sourceConverted: 'A forrás átirata átalakítva; most a helyi következik.',
+  sourceMissing: 'A forrás átirata nem érhető el ({code}); az elem átirata a helyi lesz.',
+  localFailed: 'A helyi átírás nem sikerült ({code}); csak a forrásé marad meg.',
+  diarized: '{speakers}, {turns}, {speechS} mp beszéd ({durationS} mp média), {tookS} mp alatt.',
+  voicesMatched: '{voices}: {matched} egyezett egy profillal, {fresh} új.',
+  wordsAttributed: '{segments}, {speakers}.',
+  digestKept: '{segments}, ebből {moments} maradt meg.',
+  rolledUp: '{period}: {digests} összesítve.',
+  digestPlan: '{sentences} {parts}, legfeljebb {requests}; felső korlát: {boundUsd}.',
+  usageMissing: '{label}: a válasz nem számolta el a felhasználást; a kérés felső korlátja számít: {boundUsd}.',
+  requestRetried: 'HTTP {status}; a(z) {attempt}. próbálkozás {waitS} mp múlva ismétlődik.',
+  requestUnreachable: 'A kiszolgáló nem érhető el; a(z) {attempt}. próbálkozás {waitS} mp múlva ismétlődik.',
+  spentLocal: '{requests}, {inputTokens} be, {outputTokens} ki.',
+  spentRemote: '{requests}, {inputTokens} be, {outputTokens} ki, {usd}.',
+  spentRemoteEstimated: '{requests}, {inputTokens} be, {outputTokens} ki (becsült), {usd}.',
+};
+
+export const LOG_COUNTS_HU: Readonly<Record<keyof typeof LOG_COUNTS_EN, string>> = {
+  segments: '{n} szegmens | {n} szegmens',
+  speakers: '{n} beszélő | {n} beszélő',
+  moments: '{n} pillanat | {n} pillanat',
+  words: '{n} szó | {n} szó',
+  entries: '{n} bejegyzés | {n} bejegyzés',
+  voices: '{n} hang | {n} hang',
+  turns: '{n} beszédrész | {n} beszédrész',
+  chunks: '{n} szakasz | {n} szakasz',
+  requests: '{n} kérés | {n} kérés',
+  // Said as "in N parts" (digestPlan): the case ending is the count's.
+  parts: '{n} részben | {n} részben',
+  sentences: '{n} mondat | {n} mondat',
+  digests: '{n} elem-összefoglaló | {n} elem-összefoglaló',
+  inputTokens: '{n} token | {n} token',
+  outputTokens: '{n} token | {n} token',
+};
+
+export const LOG_TRACK_WHY_HU: Readonly<Record<keyof typeof LOG_TRACK_WHY_EN, string>> = {
+  only: 'az egyetlen sáv',
+  default: 'a fájl alapértelmezett sávja',
+  'first-with-sound': 'az első, amelyben van hang; az alapértelmezett néma, vagy nincs megjelölve',
+  'no-sound': 'egyik sávban sincs hang',
+};
