@@ -22,7 +22,7 @@ import { ITEM_OPERATIONS } from '../../src-shared/catalog/operations';
 import { validatePolicyTree } from '../../src-shared/policy/validate';
 import { BacklotError } from '../../src-shared/errors';
 
-type WindowMethods = 'items.list' | 'items.get' | 'media.url' | 'lanes.detail' | 'library.demo' | 'library.remove' | 'runs.get' | 'preview.run' | 'tree.matches';
+type WindowMethods = 'items.list' | 'items.get' | 'media.url' | 'lanes.detail' | 'library.demo' | 'library.remove' | 'runs.get' | 'preview.run' | 'preview.progress' | 'tree.matches';
 
 export interface WindowHandlerOptions {
   /** The shell's media door: which tickets it serves and the URL a window plays one from. */
@@ -43,6 +43,8 @@ export function createWindowHandlers(
   const titleOf = host.db.prepare('SELECT title FROM items WHERE id = ?').pluck();
   const channelTitle = host.db.prepare('SELECT title FROM channels WHERE id = ?').pluck();
   const lastRuns = host.db.prepare('SELECT operation, last_run, attempts, output_engine FROM work WHERE item_id = ?');
+  /** The previews running now and how far each is (preview.progress). */
+  const previews = new Map<symbol, number>();
 
   return {
     'items.list': (q) => listItems(host.db, q),
@@ -154,7 +156,20 @@ export function createWindowHandlers(
         freeBytes: cfg.disk?.probe.freeBytes() ?? null,
         spentUsd: a.spentUsd(now),
       });
-      return runPreview(built, current, edited);
+      // Several windows may preview at once: each run's ratio is kept until it answers.
+      const run = Symbol('preview');
+      previews.set(run, 0);
+      try {
+        return await runPreview(built, current, edited, (ratio) => previews.set(run, ratio));
+      } finally {
+        previews.delete(run);
+      }
+    },
+
+    'preview.progress': async () => {
+      // The least advanced of the previews running (the window shows one bar).
+      const running = [...previews.values()];
+      return { ratio: running.length === 0 ? null : Math.min(...running) };
     },
   };
 }

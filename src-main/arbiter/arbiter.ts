@@ -410,12 +410,14 @@ export class Arbiter {
       }
       return memo.get(leaf);
     };
+    const runnable = this.leaves.runnable(tree, lane.queueKey, disk);
     const picked = select({
       tree,
       candidateOf,
       runningIn: this.leaves.runningCounter(),
-      nonPassiveBusy: this.leaves.nonPassiveBusy(tree, lane.queueKey, candidateOf),
+      nonPassiveBusy: this.leaves.nonPassiveBusy(tree, lane.queueKey, candidateOf, runnable),
       fairness: this.fairness,
+      runnable,
     });
     if (!picked) return null;
     return this.start(lane, slot, picked.candidate, picked.leaf.id, 'arbiter', this.config.actor, now);

@@ -26,7 +26,7 @@ const PER_CHANNEL_LIMIT = 8;
 
 export class CandidateQueries {
   private readonly global: Record<IndexedOrder, Statement>;
-  private readonly perChannel: Pick<Record<IndexedOrder, Statement>, 'newest'>;
+  private readonly perChannel: Pick<Record<IndexedOrder, Statement>, 'newest' | 'oldest'>;
   private readonly inList: Record<IndexedOrder, Statement>;
   private readonly reachableByChannel: Statement;
   private readonly aheadCount: Record<IndexedOrder, Statement>;
@@ -51,9 +51,17 @@ export class CandidateQueries {
       oldest: oldest(''),
       cheapest: make('cheapest', 'work_ready_cheapest', ''),
     };
-    // Only newest has a per-channel index (the default order, and heaviest's inner order).
+    // Only newest has a per-channel index (the default order, and heaviest's inner order); oldest
+    // walks it backwards to the channel's oldest date, as the global oldest walks the newest index.
+    // A channel's oldest row through the global index would walk every other channel's rows first.
     this.perChannel = {
       newest: make('newest', 'work_ready_ch_newest', 'AND channel_id = ?'),
+      oldest: db.prepare(
+        `SELECT ${COLUMNS} FROM work INDEXED BY work_ready_ch_newest
+          WHERE operation = @op AND channel_id = @ch AND ready = 1 AND published_at = (
+            SELECT published_at FROM work INDEXED BY work_ready_ch_newest
+             WHERE operation = @op AND channel_id = @ch AND ready = 1 AND published_at >= @min ORDER BY published_at LIMIT 1)
+          ORDER BY item_id LIMIT 1`),
     };
     this.inList = {
       newest: make('newest', 'work_ready_newest', channelIn('?')),
@@ -98,14 +106,14 @@ export class CandidateQueries {
       const q = this.global[order];
       return (order === 'oldest' ? q.get({ op, min: minPublished }) : q.get(op, minPublished)) as Candidate | undefined;
     }
-    if (order !== 'newest' || channels.length > PER_CHANNEL_LIMIT) {
+    if (order === 'cheapest' || channels.length > PER_CHANNEL_LIMIT) {
       const q = this.inList[order];
       const list = JSON.stringify(channels);
       return (order === 'oldest' ? q.get({ op, list, min: minPublished }) : q.get(op, list, minPublished)) as Candidate | undefined;
     }
     let best: Candidate | undefined;
     for (const ch of channels) {
-      const c = this.perChannel.newest.get(op, ch, minPublished) as Candidate | undefined;
+      const c = (order === 'oldest' ? this.perChannel.oldest.get({ op, ch, min: minPublished }) : this.perChannel.newest.get(op, ch, minPublished)) as Candidate | undefined;
       if (c && (!best || compareWithin(order, c, best) < 0)) best = c;
     }
     return best;

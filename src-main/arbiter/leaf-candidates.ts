@@ -26,10 +26,39 @@ export class LeafCandidates {
     private readonly slots: SlotTable,
   ) {}
 
+  /** Per compiled tree, lane and gate: the nodes with at least one leaf that has an operation bound there. */
+  private runnableNodes = new WeakMap<CompiledTree, Map<string, ReadonlySet<CompiledNode>>>();
+
   /** Bindings changed (an engine enabled, a preflight failed): every leaf's list is built again. */
   forgetBindings(): void {
     this.leafBindings = new WeakMap();
+    this.runnableNodes = new WeakMap();
     this.idleStamps.clear();
+  }
+
+  /**
+   * The nodes that could run anything on this lane: leaves with an operation bound there, and their
+   * ancestors. Every other node has no candidate on the lane by construction, so a pull never asks
+   * it (a tree with a leaf per channel and operation has most of its leaves off any one lane).
+   */
+  runnable(tree: CompiledTree, lane: string, disk: DiskMode): ReadonlySet<CompiledNode> {
+    let perLane = this.runnableNodes.get(tree);
+    if (!perLane) {
+      perLane = new Map();
+      this.runnableNodes.set(tree, perLane);
+    }
+    const key = disk === 'open' ? lane : `${lane}\0closed`;
+    let set = perLane.get(key);
+    if (!set) {
+      const nodes = new Set<CompiledNode>();
+      for (const leaf of tree.leaves) {
+        if (this.leafOperations(leaf, lane, disk).length === 0) continue;
+        for (let n: CompiledNode | null = leaf; n !== null && !nodes.has(n); n = n.parent) nodes.add(n);
+      }
+      set = nodes;
+      perLane.set(key, set);
+    }
+    return set;
   }
 
   /** Operations a leaf may run on a lane right now: bound there, preflight passed, disk gate allows. */
@@ -144,18 +173,19 @@ export class LeafCandidates {
    * pool slot is another slot of its base lane's kind: non-passive work running on `gpu` or on any
    * `gpu@pool` keeps passive work off them all (docs/pools.md "Pool lanes in the tree").
    */
-  nonPassiveBusy(tree: CompiledTree, lane: string, candidateOf: (leaf: CompiledNode) => Candidate | undefined): boolean {
+  nonPassiveBusy(tree: CompiledTree, lane: string, candidateOf: (leaf: CompiledNode) => Candidate | undefined, runnable?: ReadonlySet<CompiledNode>): boolean {
     for (const u of this.slots.runningOnBase(baseLane(lane))) {
       const node = u.nodeId === null ? undefined : tree.nodes.get(u.nodeId);
       if (!node || !node.passive) return true;
     }
-    return tree.leaves.some((leaf) => !leaf.passive && candidateOf(leaf) !== undefined);
+    return tree.leaves.some((leaf) => !leaf.passive && (runnable === undefined || runnable.has(leaf)) && candidateOf(leaf) !== undefined);
   }
 
   /** Is there matched reachable work for this lane (ignoring gates)? `stamp` moves whenever the answer may change. */
   hasMatchedWork(tree: CompiledTree, lane: string, now: number, stamp: number): boolean {
     if (this.idleStamps.get(lane) === stamp) return false;
-    const matched = tree.leaves.some((leaf) => this.leafCandidate(leaf, lane, now, 'open') !== undefined);
+    const runnable = this.runnable(tree, lane, 'open');
+    const matched = tree.leaves.some((leaf) => runnable.has(leaf) && this.leafCandidate(leaf, lane, now, 'open') !== undefined);
     if (!matched) this.idleStamps.set(lane, stamp);
     return matched;
   }

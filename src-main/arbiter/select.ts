@@ -17,6 +17,8 @@ export interface SelectionContext {
   /** Some non-passive leaf has reachable work on this lane or runs work on it. */
   nonPassiveBusy: boolean;
   fairness: FairnessStore;
+  /** The nodes that could have a candidate on this lane at all (LeafCandidates.runnable); others are never asked. */
+  runnable?: ReadonlySet<CompiledNode>;
 }
 
 export interface Selection {
@@ -33,7 +35,7 @@ export function select(ctx: SelectionContext): Selection | null {
   const eligible = (node: CompiledNode): boolean => {
     const known = eligibleMemo.get(node);
     if (known !== undefined) return known;
-    let ok = !node.matchesNothing && !isFull(node, ctx) && !(node.passive && ctx.nonPassiveBusy);
+    let ok = (ctx.runnable === undefined || ctx.runnable.has(node)) && !node.matchesNothing && !isFull(node, ctx) && !(node.passive && ctx.nonPassiveBusy);
     if (ok) ok = node.isLeaf ? ctx.candidateOf(node) !== undefined : node.children.some(eligible);
     eligibleMemo.set(node, ok);
     return ok;

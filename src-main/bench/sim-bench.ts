@@ -7,14 +7,24 @@ import { percentile } from '../sim/metrics';
 import { REFERENCE_COSTS } from '../../src-shared/catalog/reference-costs';
 import { generateCorpus } from '../../src-shared/corpus/generate';
 import { profileStatements, type StatementCost } from './statement-profile';
+import { perChannelTree } from './per-channel-tree';
+
+export type PickBenchTree = 'default' | 'per-channel';
 
 export interface PickBench {
+  tree: PickBenchTree;
   items: number;
   channels: number;
   seed: number;
   picks: number;
   wallMs: number;
   picksPerSecond: number;
+  /**
+   * The process's CPU time (user + system, all threads) from the loaded library to the drained end,
+   * and picks per CPU second: the figure a busy machine does not inflate (absent with `statements`).
+   */
+  cpuMs?: number;
+  picksPerCpuSecond?: number;
   pickP50Ms: number;
   pickP99Ms: number;
   loadMs: number;
@@ -24,29 +34,39 @@ export interface PickBench {
   statements?: { usPerPick: number; top: StatementCost[] };
 }
 
-/** Drains a generated backlog with every operation enabled and the default tree, metrics only. */
-export function benchPicks(o: { items: number; channels: number; seed: number; statements?: boolean }): PickBench {
+/**
+ * Drains a generated backlog with every operation enabled, metrics only: the default tree, or a
+ * leaf per channel for two postures and three operations (per-channel-tree.ts).
+ */
+export function benchPicks(o: { items: number; channels: number; seed: number; statements?: boolean; tree?: PickBenchTree }): PickBench {
+  const tree = o.tree ?? 'default';
   const t0 = performance.now();
   const scenario = parseScenario({
     generate: { seed: o.seed, channels: o.channels, items: o.items, durationS: { min: 60, max: 10800 }, have: { download: 0.7, transcribe: 0.4 } },
+    ...(tree === 'per-channel' ? { tree: perChannelTree(o.channels) } : {}),
     trace: false,
   });
   const pickMs: number[] = [];
   let profile: { usPerPick: number; top: StatementCost[] } | undefined;
+  let cpuMs: number | undefined;
   let out;
   if (o.statements) {
     const p = profileStatements((startMeasuring) => simulate(scenario, { onPickMs: (ms) => pickMs.push(ms), onRunStart: startMeasuring }), (r) => r.metrics.picks);
     out = p.result;
     profile = { usPerPick: p.usPerPick, top: p.statements.slice(0, 16) };
   } else {
-    out = simulate(scenario, { onPickMs: (ms) => pickMs.push(ms) });
+    let cpu0: NodeJS.CpuUsage | undefined;
+    out = simulate(scenario, { onPickMs: (ms) => pickMs.push(ms), onRunStart: () => { cpu0 = process.cpuUsage(); } });
+    const cpu = process.cpuUsage(cpu0);
+    cpuMs = Math.round((cpu.user + cpu.system) / 1000);
   }
   const totalMs = performance.now() - t0;
   pickMs.sort((a, b) => a - b);
   const picks = out.metrics.picks;
   return {
-    items: o.items, channels: o.channels, seed: o.seed, picks, wallMs: out.metrics.wallMs,
+    tree, items: o.items, channels: o.channels, seed: o.seed, picks, wallMs: out.metrics.wallMs,
     picksPerSecond: Math.round(picks / (out.metrics.wallMs / 1000)),
+    ...(cpuMs !== undefined ? { cpuMs, picksPerCpuSecond: Math.round(picks / (cpuMs / 1000)) } : {}),
     pickP50Ms: round3(percentile(pickMs, 0.5)), pickP99Ms: round3(percentile(pickMs, 0.99)),
     loadMs: Math.round(totalMs - out.metrics.wallMs),
     rssMb: Math.round(process.memoryUsage().rss / 1048576),

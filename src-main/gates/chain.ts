@@ -43,7 +43,12 @@ export interface LaneGate {
 }
 
 export class GateChain {
-  constructor(private readonly gates: readonly LaneGate[]) {}
+  /** The gates that can change by time alone, asked at every instant the arbiter plans its next wake. */
+  private readonly timed: readonly LaneGate[];
+
+  constructor(private readonly gates: readonly LaneGate[]) {
+    this.timed = gates.filter((g) => g.nextChange !== undefined);
+  }
 
   /** The first gate that holds the lane, in the chain's order. */
   hold(ctx: GateContext): Hold | null {
@@ -61,9 +66,13 @@ export class GateChain {
 
   nextChange(ctx: Omit<GateContext, 'lane'>): number | null {
     let next: number | null = null;
-    for (const lane of ctx.lanes) {
-      for (const g of this.gates) {
-        const t = g.nextChange?.({ ...ctx, lane }) ?? null;
+    if (this.timed.length === 0 || ctx.lanes.length === 0) return null;
+    // One context, its lane moved along: gates read it during the call and keep nothing of it.
+    const each: GateContext = { ...ctx, lane: ctx.lanes[0] };
+    for (const g of this.timed) {
+      for (const lane of ctx.lanes) {
+        each.lane = lane;
+        const t = g.nextChange!(each);
         if (t !== null && (next === null || t < next)) next = t;
       }
     }

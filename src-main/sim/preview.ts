@@ -12,12 +12,16 @@ import type { PreviewOutcomeDto } from '../../src-shared/api/window-contract';
 import { parseScenario } from './scenario';
 import { baseLane } from '../../src-shared/catalog/pool-lanes';
 import { SCENARIO_OPERATION_IDS } from './operations';
-import { simulate, type TraceEvent } from './simulate';
+import { simulate, type SimOptions, type TraceEvent } from './simulate';
 import { holdsAtEnd, spansOf } from './preview-detail';
 import type { PreviewHoldDto } from '../../src-shared/api/window-contract';
 import type { PolicyNode } from '../../src-shared/policy/tree';
 
-/** Items simulated at most; a larger library is sampled evenly (every k-th by channel and date). */
+/**
+ * Items simulated at most; a larger library is sampled evenly (every k-th by channel and date). A
+ * whole 78,000-item library takes minutes (docs/window.md "Rules and the preview"), so the window
+ * keeps the sample; `backlot bench preview --max-items` measures the whole one.
+ */
 export const PREVIEW_MAX_ITEMS = 3000;
 /** The new upload arrives one second in, while the backlog holds every slot it can. */
 export const NEW_UPLOAD_AT_S = 1;
@@ -142,11 +146,14 @@ function statesOf(db: Db, ids: readonly string[]): Map<string, Partial<Record<Op
   return out;
 }
 
-/** Runs one tree on the scenario and reads the answer a person wants from its trace. */
-export function previewOutcome(built: PreviewScenario, tree: unknown): PreviewOutcomeDto {
+/**
+ * Runs one tree on the scenario and reads the answer a person wants from its trace. `sim` shares a
+ * seeded library between the two trees' runs and reports progress (SimOptions).
+ */
+export function previewOutcome(built: PreviewScenario, tree: unknown, sim: Pick<SimOptions, 'seededFrom' | 'keepSeeded' | 'onSeeded' | 'onProgress'> = {}): PreviewOutcomeDto {
   const scenario = parseScenario({ ...built.scenario, tree });
   let holds = new Map<OperationId, PreviewHoldDto[]>();
-  const out = simulate(scenario, { atEnd: (host, arbiter, t) => { holds = holdsAtEnd(host, arbiter, t, NEW_UPLOAD_ID); } });
+  const out = simulate(scenario, { ...sim, atEnd: (host, arbiter, t) => { holds = holdsAtEnd(host, arbiter, t, NEW_UPLOAD_ID); } });
   const trace = (out.trace ?? []) as (TraceEvent & { t: number; event: string; lane: string; slot: number; operation: OperationId; item?: string; endsAt?: number; outcome?: string })[];
   const lastEnd = new Map<OperationId, number>();
   const uploadStart = new Map<OperationId, number>();

@@ -58,7 +58,21 @@ export interface SimOptions {
    * what-if preview asks them why the work left over was held (docs/scheduling.md "What-if diff").
    */
   atEnd?: (host: Host, arbiter: Arbiter, t: number) => void;
+  /**
+   * A database file a simulation of this same scenario seeded (its library loaded, no tree set yet;
+   * see `keepSeeded`): copied instead of seeding the library again. The what-if preview runs two
+   * trees on one library and seeds it once (docs/scheduling.md "What-if diff").
+   */
+  seededFrom?: string;
+  /** Where to keep a copy of the seeded library for another run's `seededFrom`; `onSeeded` follows it. */
+  keepSeeded?: string;
+  onSeeded?: () => void;
+  /** Called with the picks so far every PROGRESS_PICKS picks (the preview's progress bar). */
+  onProgress?: (picks: number) => void;
 }
+
+/** How often onProgress is told: rarely enough to cost nothing per pick. */
+const PROGRESS_PICKS = 4096;
 
 function bindingsFor(s: Scenario): EngineBinding[] {
   const out: EngineBinding[] = [];
@@ -184,18 +198,29 @@ class Simulation {
   }
 
   private boot(first: boolean): void {
+    const seededFrom = first ? this.options.seededFrom : undefined;
+    if (seededFrom !== undefined) fs.copyFileSync(seededFrom, this.file);
     this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false, operations: SCENARIO_OPERATION_IDS, settleOrder: false });
     this.arbiter = new Arbiter(this.host, this.config);
     if (this.poolLanes.length > 0) this.arbiter.setPoolLanes(this.poolLanes);
-    if (first) {
-      this.host.transaction(() => this.seed());
+    if (first && (seededFrom !== undefined || this.options.keepSeeded !== undefined)) {
+      // The library in one transaction, kept as a file; the tree in the next (what a copy starts from).
+      if (seededFrom === undefined) {
+        this.host.transaction(() => this.seedLibrary());
+        this.host.db.pragma('wal_checkpoint(TRUNCATE)');
+        fs.copyFileSync(this.file, this.options.keepSeeded!);
+        this.options.onSeeded?.();
+      }
+      this.host.transaction(() => this.arbiter.setTree(this.s.tree ?? defaultPolicyTree(), 0));
+    } else if (first) {
+      this.host.transaction(() => { this.seedLibrary(); this.arbiter.setTree(this.s.tree ?? defaultPolicyTree(), 0); });
     } else {
       this.host.transaction(() => this.arbiter.startupSweep(this.t));
     }
     this.metrics.addLeaves(leavesOf(this.arbiter.treeStore.current()!.tree).map((n) => n.id));
   }
 
-  private seed(): void {
+  private seedLibrary(): void {
     const lib = this.host.library;
     const addChannel = (id: string, platform: string, syncIntervalS: number | null) =>
       lib.addChannel({ id, kind: 'platform', platform, title: id, source: `sim:${id}`, syncIntervalS, lastSyncAt: 0 }, 0);
@@ -215,11 +240,10 @@ class Simulation {
         for (const it of c.items) addItem(c.id, it);
       }
     }
-    this.arbiter.setTree(this.s.tree ?? defaultPolicyTree(), 0);
   }
 
   private onStart(unit: RunningUnit, endAt: number): void {
-    this.picks++;
+    if (++this.picks % PROGRESS_PICKS === 0) this.options.onProgress?.(this.picks);
     this.metrics.started(unit.nodeId, unit.operation, unit.reachableSince === null ? 0 : round(this.t - unit.reachableSince));
     this.trace?.push({
       t: this.t, event: 'start', lane: unit.lane, slot: unit.slot, operation: unit.operation, channel: unit.channelId,

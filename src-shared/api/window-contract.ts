@@ -180,5 +180,10 @@ export function windowApi(shared: SharedSchemas) {
       request: z.object({ tree: z.unknown() }),
       response: previewResult,
     },
+    /** How far the running preview is (0..1), read while preview.run has not answered; null when none runs. */
+    'preview.progress': {
+      request: z.object({}),
+      response: z.object({ ratio: z.number().min(0).max(1).nullable() }),
+    },
   } as const;
 }

@@ -48,7 +48,8 @@ describe('backlot preview', () => {
     const diff = backlot('preview', tree, '--data', data, '--engines', 'test');
     expect(diff.status).toBe(0);
     expect(diff.stdout).toMatch(/\nChanged node all: not started → \d+ (s|min)–\d+ (s|min)\./);
-  });
+    // Five command starts, each a host and two simulation workers: room for a loaded machine.
+  }, 180_000);
 
   it('refuses a tree the host would refuse, with the node named', () => {
     const data = library();

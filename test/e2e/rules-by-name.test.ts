@@ -2,7 +2,8 @@
 // its name in the tree editor is stored by its id and the rule matches its items; a name that is no
 // channel is refused with a sentence; a leaf that matches nothing says so, also after its channel was
 // removed while another view was shown; and the what-if preview shows, per node and per channel,
-// when work starts and finishes before and after the change, with the holds of what is left named.
+// when work starts and finishes before and after the change, with the holds of what is left named;
+// run again, it shows a progress bar while the previous answer stays on screen.
 // The host runs with --no-dispatch, so nothing runs live and every wait is on a DOM state.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -150,9 +151,25 @@ describe('rules by name', () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Rules' }).click();
     await page.getByTestId('preview-channels').locator(`tr[data-key="${town}"][data-changed="true"]`).waitFor();
     expect(await node(page, 'backlog').count()).toBe(0);
-    // An edit makes the shown preview stale, so it goes until it is run again.
+    // An edit leaves the answer on screen, marked as for an earlier draft; running the preview
+    // again shows a progress bar while the previous answer stays until the new one replaces it.
     await page.getByRole('button', { name: 'Discard the changes' }).click();
-    await page.getByTestId('preview-table').waitFor({ state: 'detached' });
+    await page.getByTestId('preview-outdated').waitFor();
+    expect(await page.getByTestId('preview-table').count()).toBe(1);
+    await page.evaluate(() => {
+      const seen = { bar: false, tableGone: false };
+      (window as unknown as { __previewSeen: typeof seen }).__previewSeen = seen;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="preview-progress"]')) seen.bar = true;
+        if (!document.querySelector('[data-testid="preview-table"]')) seen.tableGone = true;
+      }).observe(document.body, { subtree: true, childList: true });
+    });
+    await page.getByTestId('run-preview').click();
+    await page.getByTestId('preview-outdated').waitFor({ state: 'detached' });
+    await page.getByTestId('preview-progress').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (window as unknown as { __previewSeen: unknown }).__previewSeen)).toEqual({ bar: true, tableGone: false });
+    // The answer is now the stored tree's against itself: nothing changed.
+    expect(await page.getByTestId('preview-channels').locator('tr[data-changed="true"]').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -77,6 +77,22 @@ describe('previewOutcome', () => {
   });
 });
 
+describe('one seeded library for both trees (issue 19 part 3)', () => {
+  it('gives the same answer from a copy of the seeded library as from seeding it again, and counts its picks', () => {
+    const built = previewScenario(host.db, live());
+    const seeded = path.join(dir, 'seeded.sqlite');
+    let told = 0;
+    const progress: number[] = [];
+    const keeper = previewOutcome(built, defaultPolicyTree(), { keepSeeded: seeded, onSeeded: () => told++, onProgress: (p) => progress.push(p) });
+    expect(told).toBe(1);
+    expect(fs.existsSync(seeded)).toBe(true);
+    expect(keeper).toEqual(previewOutcome(built, defaultPolicyTree()));
+    expect(previewOutcome(built, FIFO, { seededFrom: seeded })).toEqual(previewOutcome(built, FIFO));
+    // Told every 4,096 picks, in order.
+    expect(progress).toEqual(Array.from({ length: Math.floor(keeper.picks / 4096) }, (_, i) => (i + 1) * 4096));
+  });
+});
+
 describe('the preview’s diff and holds (issue 20 item 5)', () => {
   it('names the holds of work left over, with explain’s codes and how many units each held', () => {
     const paused = previewOutcome(previewScenario(host.db, live({ paused: ['gpu'] })), defaultPolicyTree());

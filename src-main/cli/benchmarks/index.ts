@@ -10,6 +10,7 @@ import { transcribeBench } from './transcribe';
 import { windowBench } from './window';
 import { cliBench } from './cli';
 import { poolsBench } from './pools';
+import { previewBench } from './preview';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   snapshotBench,
@@ -28,4 +29,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   windowBench,
   cliBench,
   poolsBench,
+  previewBench,
 ];

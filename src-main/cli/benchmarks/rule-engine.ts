@@ -34,11 +34,13 @@ export const snapshotHostBench: Benchmark = {
 
 export const simBench: Benchmark = {
   name: 'sim',
-  usage: 'sim --items N --channels M [--seed S] [--statements]',
+  usage: 'sim --items N --channels M [--seed S] [--tree default|per-channel] [--statements]',
   run(values) {
-    const r = benchPicks({ items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)), seed: seedOf(values.seed), statements: values.statements === true });
+    const tree = values.tree ?? 'default';
+    if (tree !== 'default' && tree !== 'per-channel') throw new CliUsageError(`--tree must be default or per-channel, got "${tree}".`);
+    const r = benchPicks({ items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)), seed: seedOf(values.seed), statements: values.statements === true, tree });
     print(values, r, () => {
-      const lines = [`${r.picks} picks in ${r.wallMs} ms of wall time: ${r.picksPerSecond} picks/s; pick p50 ${r.pickP50Ms} ms, p99 ${r.pickP99Ms} ms; RSS ${r.rssMb} MB (corpus load ${r.loadMs} ms)`];
+      const lines = [`${r.tree} tree: ${r.picks} picks in ${r.wallMs} ms of wall time: ${r.picksPerSecond} picks/s${r.picksPerCpuSecond !== undefined ? ` (${r.picksPerCpuSecond} per CPU second)` : ''}; pick p50 ${r.pickP50Ms} ms, p99 ${r.pickP99Ms} ms; RSS ${r.rssMb} MB (corpus load ${r.loadMs} ms)`];
       if (r.statements) {
         lines.push(`SQL statements: ${r.statements.usPerPick} µs per pick (timed, so slower than above)`);
         for (const s of r.statements.top) lines.push(`  ${String(s.usPerPick).padStart(6)} µs/pick  ${String(s.perPick).padStart(5)}×  ${String(s.usEach).padStart(6)} µs  ${s.sql.slice(0, 90)}`);

@@ -31,6 +31,7 @@ export const BENCH_FLAGS = {
   workers: { type: 'string' },
   units: { type: 'string' },
   lease: { type: 'string' },
+  'max-items': { type: 'string' },
   librivox: { type: 'boolean' },
 } as const;
 

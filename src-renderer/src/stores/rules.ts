@@ -32,6 +32,9 @@ export function checkTree(draft: DraftNode): TreeProblem | null {
   }
 }
 
+/** How often a running preview's progress is read. */
+const PREVIEW_PROGRESS_MS = 250;
+
 export const useRules = defineStore('rules', () => {
   const client = useClient();
   const version = ref<number | null>(null);
@@ -42,6 +45,11 @@ export const useRules = defineStore('rules', () => {
   const previewing = ref(false);
   const preview = shallowRef<PreviewResultDto | null>(null);
   const previewError = ref<ApiErrorDto | null>(null);
+  /** How far the running preview is (0..1), read from preview.progress while it runs; null otherwise. */
+  const previewProgress = ref<number | null>(null);
+  /** The draft the shown answer was made for: after an edit it stays on screen, marked as for an earlier draft. */
+  const previewedDraft = ref<string | null>(null);
+  const previewOutdated = computed(() => preview.value !== null && previewedDraft.value !== JSON.stringify(draft.value));
 
   /** Per leaf id: what its match selects now; null while the draft is invalid or being counted. */
   const matches = shallowRef<Map<string, { unit: 'items' | 'channels'; count: number }> | null>(null);
@@ -62,9 +70,11 @@ export const useRules = defineStore('rules', () => {
     }
   }
 
-  /** A preview answers for the draft it ran on; once the draft changes it would mislead, so it goes. */
+  /**
+   * A preview answers for the draft it ran on. Once the draft changes the answer stays on screen
+   * (a large library takes seconds to simulate again) but is marked as for an earlier draft.
+   */
   function forgetPreview(): void {
-    preview.value = null;
     previewError.value = null;
   }
 
@@ -96,16 +106,33 @@ export const useRules = defineStore('rules', () => {
     }
   }
 
+  /** Reads the running preview's progress until it answers; the previous answer stays shown meanwhile. */
+  function followPreviewProgress(): () => void {
+    let stopped = false;
+    const timer = setInterval(() => {
+      client.call('preview.progress', {}).then((p) => {
+        if (!stopped && p.ratio !== null) previewProgress.value = p.ratio;
+      }, () => { /* A missed reading leaves the bar where it was. */ });
+    }, PREVIEW_PROGRESS_MS);
+    return () => { stopped = true; clearInterval(timer); };
+  }
+
   async function runPreview(): Promise<void> {
     if (!draft.value || problem.value) return;
+    const tree = draft.value;
     previewing.value = true;
+    previewProgress.value = 0;
+    const stop = followPreviewProgress();
     try {
-      preview.value = await client.call('preview.run', { tree: draft.value });
+      preview.value = await client.call('preview.run', { tree });
+      previewedDraft.value = JSON.stringify(tree);
       previewError.value = null;
     } catch (e) {
       previewError.value = asApiError(e);
     } finally {
+      stop();
       previewing.value = false;
+      previewProgress.value = null;
     }
   }
 
@@ -129,5 +156,5 @@ export const useRules = defineStore('rules', () => {
     return client.onEvent((event) => { if (event === 'snapshot-changed') void countMatches(); });
   }
 
-  return { version, stored, draft, error, saving, previewing, preview, previewError, problem, dirty, matches, load, edit, revert, save, runPreview, countMatches, follow };
+  return { version, stored, draft, error, saving, previewing, preview, previewError, previewProgress, previewOutdated, problem, dirty, matches, load, edit, revert, save, runPreview, countMatches, follow };
 });
