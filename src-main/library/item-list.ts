@@ -129,15 +129,8 @@ function plainPage(db: Db, q: ItemQuery, sort: ItemSort, scope: Scope): { total:
   return { total, rows };
 }
 
-/** The states work_by_held_state indexes (migration 20): those off the pick path. */
-const HELD_STATES: readonly WorkState[] = ['stale', 'deferred', 'missing-input'];
-const ALL_STATES: readonly WorkState[] = ['done', 'stale', 'missing', 'blocked', 'missing-input', 'deferred'];
-
 function statePage(db: Db, q: ItemQuery, sort: ItemSort, scope: Scope): { total: number; rows: ItemRow[] } {
   const { operation, state } = q.state!;
-  // The state is written into the text (a partial index is used only when the query names its
-  // state as a literal); it is one of the six, never the caller's text.
-  if (!ALL_STATES.includes(state)) throw new BacklotError('INVALID_REQUEST', `There is no state "${String(state)}".`);
   const ch = channelClause(scope);
   const countWhere = ch.sql ? ` AND ${ch.sql}` : '';
   const total = statement(db, `SELECT COALESCE(SUM(n), 0) FROM work_counts WHERE operation = ? AND state = ?${countWhere}`).pluck().get(operation, state, ...ch.params) as number;
@@ -145,30 +138,20 @@ function statePage(db: Db, q: ItemQuery, sort: ItemSort, scope: Scope): { total:
     throw new BacklotError('SORT_UNAVAILABLE', `${total.toLocaleString('en')} items are in that state; a state filter this large is sorted by date (newest or oldest), not by ${sort === 'title' ? 'title' : 'duration'}.`, { total, limit: SMALL_SET });
   }
   const chW = ch.sql ? ` AND ${ch.sql.replaceAll('channel_id', 'w.channel_id')}` : '';
-  const chI = ch.sql ? ` AND ${ch.sql.replaceAll('channel_id', 'i.channel_id')}` : '';
-  const columns = 'i.id, i.title, i.channel_id, i.published_at, i.duration_s, i.media_state';
-  const itemOrder = ORDER[sort].replace(/\b(published_at|title|duration_s|id)\b/g, 'i.$1');
   let rows: ItemRow[];
-  if (!HELD_STATES.includes(state)) {
-    // done, missing, blocked: the items' sort index walked in order, each item's work row read by
-    // its key (work is keyed by item). These states are a large share of a library, so a page
-    // reads few rows past it; none of them is indexed, as every pick moves them.
-    rows = statement(db, `SELECT ${columns} FROM items i CROSS JOIN work w ON w.item_id = i.id AND w.operation = ?
-       WHERE w.state = '${state}'${chI} ORDER BY ${itemOrder} LIMIT ? OFFSET ?`)
-      .all(operation, ...ch.params, q.limit, q.offset) as ItemRow[];
-  } else if (STATE_SORTS.includes(sort)) {
+  if (STATE_SORTS.includes(sort)) {
     const order = sort === 'newest' ? 'w.published_at DESC, w.item_id' : 'w.published_at, w.item_id DESC';
-    rows = statement(db, `SELECT ${columns} FROM (
-        SELECT w.item_id, w.published_at FROM work w INDEXED BY work_by_held_state
-         WHERE w.operation = ? AND w.state = '${state}'${chW} ORDER BY ${order} LIMIT ? OFFSET ?) p
+    rows = statement(db, `SELECT i.id, i.title, i.channel_id, i.published_at, i.duration_s, i.media_state FROM (
+        SELECT w.item_id, w.published_at FROM work w INDEXED BY work_by_state
+         WHERE w.operation = ? AND w.state = ?${chW} ORDER BY ${order} LIMIT ? OFFSET ?) p
         JOIN items i ON i.id = p.item_id ORDER BY ${order.replaceAll('w.', 'p.')}`)
-      .all(operation, ...ch.params, q.limit, q.offset) as ItemRow[];
+      .all(operation, state, ...ch.params, q.limit, q.offset) as ItemRow[];
   } else {
     // A small set: read its rows through the state index, then sort those few.
-    rows = statement(db, `SELECT ${columns}
-        FROM work w INDEXED BY work_by_held_state JOIN items i ON i.id = w.item_id
-       WHERE w.operation = ? AND w.state = '${state}'${chW} ORDER BY ${itemOrder} LIMIT ? OFFSET ?`)
-      .all(operation, ...ch.params, q.limit, q.offset) as ItemRow[];
+    rows = statement(db, `SELECT i.id, i.title, i.channel_id, i.published_at, i.duration_s, i.media_state
+        FROM work w INDEXED BY work_by_state JOIN items i ON i.id = w.item_id
+       WHERE w.operation = ? AND w.state = ?${chW} ORDER BY ${ORDER[sort].replace(/\b(published_at|title|duration_s|id)\b/g, 'i.$1')} LIMIT ? OFFSET ?`)
+      .all(operation, state, ...ch.params, q.limit, q.offset) as ItemRow[];
   }
   return { total, rows };
 }

@@ -20,7 +20,6 @@ import { sql as pools } from './016-pools';
 import { sql as publisherTranscripts } from './017-publisher-transcripts';
 import { sql as runLogKeys } from './018-run-log-keys';
 import { sql as searchPairs, backfill as backfillSearchPairs } from './019-search-pairs';
-import { sql as heldStateIndex } from './020-held-state-index';
 import type { Db } from '../connection';
 
 export interface Migration {
@@ -57,6 +56,4 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: 'run-log-keys', sql: runLogKeys },
   // The word-pair index for phrase search (docs/transcripts.md "Pairs").
   { version: 19, name: 'search-pairs', sql: searchPairs, backfill: backfillSearchPairs },
-  // The state filter's index off the pick path (docs/benchmarks.md "Pick throughput").
-  { version: 20, name: 'held-state-index', sql: heldStateIndex },
 ];
