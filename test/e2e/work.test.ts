@@ -122,8 +122,9 @@ describe('lanes, progress, runs and notices on the test engines', () => {
 
     // The run's log: the failing unit's warning is there; filters run on the host.
     const lines = detail.locator('.log-line');
-    // By its title, as a person reads it, not its id.
-    await lines.filter({ hasText: 'transcribe of "Broken tape" failed: ENGINE_CRASHED' }).waitFor();
+    // By its title and the reason's sentence, as a person reads it, not its id and code (the line is
+    // keyed, docs/i18n.md "Log lines"; its stored English text keeps the code for the filter below).
+    await lines.locator('.log-text[data-key="unitFailed"]').filter({ hasText: '“Broken tape” failed: The engine crashed.' }).waitFor();
     await detail.getByTestId('log-level').selectOption('warn');
     await page.waitForFunction(() => [...document.querySelectorAll('.log-line')].every((l) => ['warn', 'error'].includes(l.getAttribute('data-level') ?? '')));
     await detail.getByTestId('log-level').selectOption('debug');
