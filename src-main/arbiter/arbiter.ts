@@ -410,7 +410,7 @@ export class Arbiter {
       }
       return memo.get(leaf);
     };
-    const runnable = this.leaves.runnable(tree, lane.queueKey, disk);
+    const runnable = this.leaves.runnable(tree, lane.queueKey);
     const picked = select({
       tree,
       candidateOf,

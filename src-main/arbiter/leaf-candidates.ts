@@ -26,7 +26,7 @@ export class LeafCandidates {
     private readonly slots: SlotTable,
   ) {}
 
-  /** Per compiled tree, lane and gate: the nodes with at least one leaf that has an operation bound there. */
+  /** Per compiled tree and lane: the nodes with at least one leaf that has an operation bound there. */
   private runnableNodes = new WeakMap<CompiledTree, Map<string, ReadonlySet<CompiledNode>>>();
 
   /** Bindings changed (an engine enabled, a preflight failed): every leaf's list is built again. */
@@ -39,24 +39,25 @@ export class LeafCandidates {
   /**
    * The nodes that could run anything on this lane: leaves with an operation bound there, and their
    * ancestors. Every other node has no candidate on the lane by construction, so a pull never asks
-   * it (a tree with a leaf per channel and operation has most of its leaves off any one lane).
+   * it (a tree with a leaf per channel and operation has most of its leaves off any one lane). The
+   * set is the open gate's whatever the gate: a shut gate still lets a media writer whose announced
+   * size fits run (withAnnouncedFitting), so its leaf must still be asked.
    */
-  runnable(tree: CompiledTree, lane: string, disk: DiskMode): ReadonlySet<CompiledNode> {
+  runnable(tree: CompiledTree, lane: string): ReadonlySet<CompiledNode> {
     let perLane = this.runnableNodes.get(tree);
     if (!perLane) {
       perLane = new Map();
       this.runnableNodes.set(tree, perLane);
     }
-    const key = disk === 'open' ? lane : `${lane}\0closed`;
-    let set = perLane.get(key);
+    let set = perLane.get(lane);
     if (!set) {
       const nodes = new Set<CompiledNode>();
       for (const leaf of tree.leaves) {
-        if (this.leafOperations(leaf, lane, disk).length === 0) continue;
+        if (this.leafOperations(leaf, lane, 'open').length === 0) continue;
         for (let n: CompiledNode | null = leaf; n !== null && !nodes.has(n); n = n.parent) nodes.add(n);
       }
       set = nodes;
-      perLane.set(key, set);
+      perLane.set(lane, set);
     }
     return set;
   }
@@ -184,7 +185,7 @@ export class LeafCandidates {
   /** Is there matched reachable work for this lane (ignoring gates)? `stamp` moves whenever the answer may change. */
   hasMatchedWork(tree: CompiledTree, lane: string, now: number, stamp: number): boolean {
     if (this.idleStamps.get(lane) === stamp) return false;
-    const runnable = this.runnable(tree, lane, 'open');
+    const runnable = this.runnable(tree, lane);
     const matched = tree.leaves.some((leaf) => runnable.has(leaf) && this.leafCandidate(leaf, lane, now, 'open') !== undefined);
     if (!matched) this.idleStamps.set(lane, stamp);
     return matched;
