@@ -216,3 +216,47 @@ describe('the window in Hungarian', () => {
     await context.close();
   });
 });
+
+describe('a running unit in Hungarian', () => {
+  let held: Serve;
+  let clips: string;
+  let hold: string;
+  beforeAll(async () => {
+    // Every unit of the test engines holds after its first progress report while the hold file is
+    // there (the test engine's holdWhile), so the lanes page is read while a unit runs, not raced.
+    const dir = tempDir('backlot-e2e-hu-progress-');
+    hold = `${dir}/hold`;
+    fs.writeFileSync(hold, '');
+    clips = mediaFolder(['Reggeli hírek']);
+    process.env.BACKLOT_TEST_FAULTS = JSON.stringify({ '*': { holdWhile: hold } });
+    held = await startServe(`${dir}/data`, ['--engines', 'test']);
+    delete process.env.BACKLOT_TEST_FAULTS;
+    await api(held, 'library.add', { source: clips, title: 'Hírek' });
+  }, 180_000);
+  afterAll(async () => {
+    if (hold) fs.rmSync(hold, { force: true });
+    await held?.stop();
+    if (held) fs.rmSync(held.dataDir, { recursive: true, force: true });
+    if (clips) fs.rmSync(clips, { recursive: true, force: true });
+  });
+
+  it('says its progress message in Hungarian from the key the engine sent', async () => {
+    const fragments = englishFragments();
+    const { context, page, errors } = await newPage(browser, { locale: 'hu-HU' });
+    await page.goto(held.at('#/lanes'));
+    // The unit's message on screen as the host's event brought it: keyed (data-key), not the engine's English.
+    const message = page.locator('section.lane .unit .progress-message[data-key="chunkOf"]').first();
+    await message.waitFor({ timeout: 120_000 });
+    const said = (await message.textContent())!.replace(/^\s*·\s*/, '').trim();
+    expect(said).toMatch(/^\d+\. szakasz \(\d+ közül\)$/);
+    expect(await message.getAttribute('lang')).toBeNull();
+    // Its key and params stay at hand for a bug report; the English text is not what the reader sees.
+    expect(await message.getAttribute('title')).toMatch(/^chunkOf \{"chunk":\d+,"of":\d+\}$/);
+    expect(said).not.toMatch(/chunk/i);
+    expect(await englishOn(page, fragments)).toEqual([]);
+    await screenshot(page, 'lanes-progress-hu');
+    fs.rmSync(hold, { force: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
