@@ -173,6 +173,7 @@ describe('the window in Hungarian', () => {
     // its key; none left as the engine's English text (marked lang="en") or with English words.
     const all = await api<{ runs: { id: number }[] }>(serve, 'runs.list', { limit: 100 });
     let keyed = 0;
+    let chunkRun: number | undefined;
     for (const run of all.runs) {
       const { lines } = await api<{ lines: { id: number; key: string | null }[] }>(serve, 'runs.logs', { run: run.id });
       if (lines.length === 0) continue;
@@ -184,11 +185,25 @@ describe('the window in Hungarian', () => {
       }, [run.id, lines[0].id, lines[lines.length - 1].id, lines.length] as const);
       const said = await page.locator('.log-text').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', english: e.getAttribute('lang') === 'en', key: e.getAttribute('data-key') })));
       keyed += said.filter((l) => l.key !== null).length;
+      if (said.some((l) => l.key === 'chunkDone')) chunkRun ??= run.id;
       if (said.some((l) => l.key === 'wordsAttributed')) await screenshot(page, 'run-log-hu');
       const english = said.filter((l) => l.english || ENGLISH_WORDS.test(l.text) || fragments.some((f) => l.text.includes(f))).map((l) => l.text);
       if (english.length > 0) found[`the log of run #${run.id}`] = english;
     }
     expect(keyed).toBeGreaterThan(0);
+
+    // The log's text filter matches what the reader sees (docs/i18n.md "Filtering the log by text"):
+    // "szakasz" is only in the Hungarian of a transcription's chunk lines, never in their English.
+    expect(chunkRun).toBeDefined();
+    await page.goto(serve.at(`#/runs/${chunkRun}`));
+    await page.locator(`.run-detail[data-run="${chunkRun}"] .log-text[data-key="chunkDone"]`).first().waitFor();
+    const before = await page.locator('.log-line').count();
+    await page.getByTestId('log-text').fill('szakasz');
+    await page.waitForFunction((n) => {
+      const shown = [...document.querySelectorAll('.log-line .log-text')];
+      return shown.length > 0 && shown.length < n && shown.every((l) => l.textContent?.includes('szakasz'));
+    }, before);
+    await page.getByTestId('log-text').fill('');
 
     await page.goto(serve.at('#/rules'));
     await page.getByTestId('tree-status').waitFor();
