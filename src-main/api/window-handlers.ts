@@ -91,7 +91,10 @@ export function createWindowHandlers(
         return {
           operation: u.operation, item: u.itemId, title: title ?? u.itemId, channel: u.channelId, slot: u.slot, run: u.runId,
           trigger: u.trigger, startedAt: u.startedAt,
-          progress: p ? { ratio: Math.min(1, Math.max(0, p.ratio)), etaS: p.etaS, message: p.message } : null,
+          progress: p ? {
+            ratio: Math.min(1, Math.max(0, p.ratio)), etaS: p.etaS,
+            message: p.message?.text ?? null, key: p.message?.key ?? null, params: p.message?.key ? (p.message.params ?? {}) : null,
+          } : null,
         };
       };
       const lanes = laneStatuses(a, now).map((status) => ({

@@ -4,10 +4,12 @@
 // pace and stays hidden until stable (docs/window.md "Progress and ETA").
 import type { RunningUnit } from '../arbiter/arbiter';
 import { EtaEstimator } from '../../src-shared/progress/estimate';
+import type { ProgressMessage } from '../../src-shared/runs/progress-keys';
 
 export interface ProgressReport {
   ratio: number;
-  message: string | null;
+  /** The engine's last message: its English text, with the key and params the window says it from. */
+  message: ProgressMessage | null;
   startedAt: number;
   /** Seconds left at the smoothed pace; null until that pace is stable. */
   etaS: number | null;
@@ -26,7 +28,7 @@ export class UnitProgress {
   }
 
   /** Records a report; true when it is worth announcing now. */
-  report(unit: RunningUnit, p: { ratio: number; message?: string }, now: number): boolean {
+  report(unit: RunningUnit, p: { ratio: number; message?: ProgressMessage }, now: number): boolean {
     const r = this.byKey.get(unit.key);
     if (!r || r.token !== unit.token) return false;
     r.ratio = p.ratio;

@@ -10,6 +10,7 @@ import { acquisitionFor } from '../gates/acquisition';
 import { safeSegment } from './executor';
 import { itemMarkedPath, mediaRelativePath, mediaRoot, partialDir } from '../library/media-names';
 import type { ItemRecord } from '../library/repository';
+import { progressMessage } from '../../src-shared/runs/progress-keys';
 import { BacklotError } from '../../src-shared/errors';
 import { contentFingerprint } from '../library/file-fingerprint';
 import { readListing } from '../library/listing';
@@ -55,7 +56,7 @@ export function pacedLaunch(job: JobContext, command: EngineCommand, input: Reco
       if (cap) return { ok: false, code: 'DAILY_CAP', params: { platform: key, until: cap.until, items: cap.items, bytes: cap.bytes }, diagnostic: '', logs: [] };
       let release: () => void;
       try {
-        release = await acq.pacer.acquire(hostOf(url, key), io.signal, (what, ms) => io.progress(0, what === 'host' ? `waiting for a turn on ${hostOf(url, key)}` : `waiting ${Math.ceil(ms / 1000)} s between downloads`));
+        release = await acq.pacer.acquire(hostOf(url, key), io.signal, (what, ms) => io.progress(0, what === 'host' ? progressMessage('waitingForHost', { host: hostOf(url, key) }) : progressMessage('waitingBetweenDownloads', { waitS: Math.ceil(ms / 1000) })));
       } catch {
         return { ok: false, code: 'ENGINE_CANCELLED', params: { phase: 'waiting' }, diagnostic: '', logs: [] };
       }

@@ -5,6 +5,7 @@ import type { Lane, OperationId } from '../../src-shared/catalog/operations';
 import type { SettingKey, SettingsValues } from '../../src-shared/settings/settings-schema';
 import type { EngineOutput } from '../../src-shared/protocol/engine-lines';
 import type { LogMessage } from '../../src-shared/runs/log-keys';
+import type { ProgressMessage } from '../../src-shared/runs/progress-keys';
 import type { Host } from '../host/host';
 import type { ChannelRecord, DownloadedMedia, ItemRecord } from '../library/repository';
 import type { GpuReport } from '../gates/gpu';
@@ -64,7 +65,8 @@ export interface JobContext {
 /** Reports from a job that runs inside the host (the folder scan). */
 export interface InProcessIo {
   signal: AbortSignal;
-  progress(ratio: number, message?: string): void;
+  /** A keyed message (src-shared/runs/progress-keys.ts `progressMessage`), or plain English text. */
+  progress(ratio: number, message?: string | ProgressMessage): void;
   /** Plain English text, or a keyed line (src-shared/runs/log-keys.ts `logLine`). */
   log(level: 'debug' | 'info' | 'warn' | 'error', line: string | LogMessage): void;
 }

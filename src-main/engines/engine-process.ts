@@ -7,9 +7,10 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   encodeLine, parseEngineLine, MAX_LINE_CHARS,
-  type EngineJob, type EngineLine, type EngineOutput, type LogLevel, type ProtocolError,
+  type EngineJob, type EngineLine, type EngineOutput, type LogLevel, type ProgressLine, type ProtocolError,
 } from '../../src-shared/protocol/engine-lines';
 import { signalProcessTree } from './process-tree';
+import type { ProgressMessage } from '../../src-shared/runs/progress-keys';
 
 /** How to start an engine. Never a shell command line: `command` and each argument go to exec as is. */
 export interface EngineCommand {
@@ -31,10 +32,14 @@ export interface RunEngineOptions {
   /** Between SIGTERM and SIGKILL. Default 2 seconds. */
   killGraceMs?: number;
   signal?: AbortSignal;
-  onProgress?: (progress: { ratio: number; message?: string }) => void;
+  /** A progress line; its message keyed when the engine sent a key (src-shared/runs/progress-keys.ts). */
+  onProgress?: (progress: EngineProgress) => void;
   onLog?: (entry: EngineLogEntry) => void;
   onSpawn?: (pid: number) => void;
 }
+
+/** A progress report as the engine sent it: the ratio, and its message (English text, key and params) if any. */
+export interface EngineProgress { ratio: number; message?: ProgressMessage }
 
 /** A log line as the engine sent it; `key` and `params` when it is keyed (src-shared/runs/log-keys.ts). */
 export interface EngineLogEntry { level: LogLevel; text: string; key?: string; params?: Record<string, unknown>; at: number }
@@ -240,7 +245,7 @@ export class EngineProcess {
     this.armStall(job);
     switch (message.type) {
       case 'progress':
-        this.callback(job, () => job.options.onProgress?.(message.message === undefined ? { ratio: message.ratio } : { ratio: message.ratio, message: message.message }));
+        this.callback(job, () => job.options.onProgress?.(engineProgress(message)));
         break;
       case 'log': {
         const entry: EngineLogEntry = { level: message.level, text: message.text, ...(message.key ? { key: message.key, params: message.params ?? {} } : {}), at: Date.now() };
@@ -385,6 +390,12 @@ export async function checkOutput(output: EngineOutput, outputDir: string): Prom
     return 'missing';
   }
   return { name: output.name, path: absolute, bytes: output.bytes };
+}
+
+/** A progress line as the host hands it on: its message's text with the key and params it came with. */
+function engineProgress(line: ProgressLine): EngineProgress {
+  if (line.message === undefined) return { ratio: line.ratio };
+  return { ratio: line.ratio, message: { text: line.message, ...(line.key ? { key: line.key, params: line.params ?? {} } : {}) } };
 }
 
 function errorCode(e: unknown): string {

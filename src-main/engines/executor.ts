@@ -12,7 +12,7 @@ import { NO_NEW_ITEMS, ROLLUP_OPERATION } from '../work/rollup';
 import type { Hold } from '../gates/chain';
 import type { EngineEnvironment, FailurePlan, InProcessIo, JobContext } from './adapter';
 import type { EngineRegistry, RegisteredEngine } from './registry';
-import { runEngine, type EngineOutcome, type RunEngineOptions } from './runner';
+import { runEngine, type EngineOutcome, type EngineProgress, type RunEngineOptions } from './runner';
 import { EngineWorkers } from './workers';
 import { commitOutputs, keepTemporaryOutputDir, prepareTemporaryOutputDir, temporaryOutputDir } from './commit-output';
 import { storageErrorCode } from '../db/storage-errors';
@@ -20,6 +20,7 @@ import { isBacklotError } from '../../src-shared/errors';
 import { baseLane, poolOf } from '../../src-shared/catalog/pool-lanes';
 import type { PoolRuntime } from '../pools/pool-runtime';
 import { asLogMessage, type LogMessage } from '../../src-shared/runs/log-keys';
+import { asProgressMessage, type ProgressMessage } from '../../src-shared/runs/progress-keys';
 
 export interface ExecutorHooks {
   /** Commits a unit's result synchronously (in its own transaction); false if the claim lapsed. */
@@ -27,7 +28,8 @@ export interface ExecutorHooks {
   renew(unit: RunningUnit): void;
   /** A run log line: plain text, or keyed (src-shared/runs/log-keys.ts). */
   log(unit: RunningUnit, level: 'debug' | 'info' | 'warn' | 'error', line: string | LogMessage): void;
-  progress(unit: RunningUnit, progress: { ratio: number; message?: string }): void;
+  /** A progress report; its message keyed when the engine sent a key (src-shared/runs/progress-keys.ts). */
+  progress(unit: RunningUnit, progress: EngineProgress): void;
   stallTimeoutMs(): number;
   /** A unit found its engine's configuration wrong; the lane's preflight now says so. */
   preflightFailed(unit: RunningUnit, engineId: string, preflight: NonNullable<FailurePlan['preflight']>): void;
@@ -214,7 +216,7 @@ export class EngineExecutor {
     }
     const io: InProcessIo = {
       signal: abort.signal,
-      progress: (ratio, message) => { this.hooks.renew(unit); this.hooks.progress(unit, message === undefined ? { ratio } : { ratio, message }); },
+      progress: (ratio, message) => { this.hooks.renew(unit); this.hooks.progress(unit, engineProgress(ratio, message)); },
       log: (level, line) => { this.hooks.renew(unit); this.hooks.log(unit, level, line); },
     };
     return this.pools.run({ pool, lane: baseLane(unit.lane) as PoolUnitLane, unitKey: unit.key, claimToken: unit.token, engineId: engine.adapter.id, job, ...(unit.adopted ? { adopt: true } : {}) }, io);
@@ -237,7 +239,7 @@ export class EngineExecutor {
       case 'in-process': {
         const io: InProcessIo = {
           signal: abort.signal,
-          progress: (ratio, message) => options.onProgress?.(message === undefined ? { ratio } : { ratio, message }),
+          progress: (ratio, message) => options.onProgress?.(engineProgress(ratio, message)),
           log: (level, line) => options.onLog?.({ level, ...asLogMessage(line), at: Date.now() }),
         };
         return launch.run(io);
@@ -282,4 +284,10 @@ export function poolEngineFingerprint(engine: RegisteredEngine, pool: string): s
   const id = engine.adapter.id;
   const rest = engine.fingerprint.startsWith(`${id}@`) ? engine.fingerprint.slice(id.length + 1) : engine.fingerprint;
   return `${id}@${pool}@${rest}`;
+}
+
+/** An in-process job's progress as the engine protocol's would be: its message as text, key and params. */
+function engineProgress(ratio: number, message: string | ProgressMessage | undefined): EngineProgress {
+  const m = asProgressMessage(message);
+  return m === undefined ? { ratio } : { ratio, message: m };
 }

@@ -5,11 +5,13 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isBacklotError } from '../../src-shared/errors';
 import {
-  encodeLine, parseJobLine, type EngineJob, type EngineLine, type EngineOutput, type LogLevel,
+  encodeLine, parseJobLine, type EngineJob, type EngineLine, type EngineOutput, type LogLevel, type ProgressLine,
 } from '../../src-shared/protocol/engine-lines';
 import { asLogMessage, type LogMessage } from '../../src-shared/runs/log-keys';
+import { asProgressMessage, type ProgressMessage } from '../../src-shared/runs/progress-keys';
 
 export { logLine } from '../../src-shared/runs/log-keys';
+export { progressMessage } from '../../src-shared/runs/progress-keys';
 
 /** A refusal with a reason code: becomes the job's `error` line (never a stack trace). */
 export class EngineJobError extends Error {
@@ -22,8 +24,11 @@ export class EngineJobError extends Error {
 export interface JobIo {
   /** Aborted when the host goes away (stdin closed): stop and clean up. */
   signal: AbortSignal;
-  /** ratio 0..1; sent at most every `progressEveryMs` (the last one always). */
-  progress(ratio: number, message?: string): void;
+  /**
+   * ratio 0..1; sent at most every `progressEveryMs` (the last one always). The message: a keyed one
+   * made by `progressMessage(key, params)` (src-shared/runs/progress-keys.ts), or plain English text.
+   */
+  progress(ratio: number, message?: string | ProgressMessage): void;
   /**
    * A run log line: plain English text, or a keyed line made by `logLine(key, params)`
    * (src-shared/runs/log-keys.ts) that the window says in the reader's language.
@@ -96,16 +101,16 @@ async function runOne(line: string, ready: Promise<void>, handler: JobHandler, s
   }
   const job = parsed.message;
   let lastProgress = 0;
-  let pending: { ratio: number; message?: string } | null = null;
+  let pending: ProgressLine | null = null;
   const io: JobIo = {
     signal,
     progress(ratio, message) {
       const r = Math.min(1, Math.max(0, Number.isFinite(ratio) ? ratio : 0));
       const now = Date.now();
-      pending = message === undefined ? { ratio: r } : { ratio: r, message };
+      pending = progressLine(r, asProgressMessage(message));
       if (now - lastProgress < everyMs && r < 1) return;
       lastProgress = now;
-      send({ type: 'progress', ...pending });
+      send(pending);
       pending = null;
     },
     log(level, line) {
@@ -116,7 +121,8 @@ async function runOne(line: string, ready: Promise<void>, handler: JobHandler, s
   try {
     await ready;
     const answer = await handler(job, io);
-    if (pending) send({ type: 'progress', ...(pending as { ratio: number; message?: string }) });
+    const last = pending as ProgressLine | null;
+    if (last) send(last);
     const outputs: EngineOutput[] = [];
     for (const f of answer.files) {
       const absolute = path.resolve(job.outputDir, f.path);
@@ -136,6 +142,12 @@ async function runOne(line: string, ready: Promise<void>, handler: JobHandler, s
     }
   }
   return job.keepAlive === true && !signal.aborted;
+}
+
+/** A progress line: the message's English text, with its key and params when it has them. */
+function progressLine(ratio: number, m: ProgressMessage | undefined): ProgressLine {
+  if (!m) return { type: 'progress', ratio };
+  return { type: 'progress', ratio, message: m.text, ...(m.key ? { key: m.key, params: m.params ?? {} } : {}) };
 }
 
 function send(message: EngineLine): void {

@@ -6,7 +6,7 @@ import { EngineProcess, type EngineCommand, type EngineJobRequest, type EngineOu
 
 export {
   buildArgv, checkOutput,
-  type EngineCommand, type EngineFailure, type EngineJobRequest, type EngineLogEntry, type EngineOutcome, type EngineSuccess, type RunEngineOptions,
+  type EngineCommand, type EngineFailure, type EngineJobRequest, type EngineLogEntry, type EngineProgress, type EngineOutcome, type EngineSuccess, type RunEngineOptions,
 } from './engine-process';
 
 /** Run one job to its end. Never rejects: every way an engine can fail is an EngineFailure. */

@@ -20,11 +20,11 @@ import type { PathMap } from '../pools/pool-spec';
 import { bullConnection, bullOptions, workerPlace } from '../pools/transport/connections';
 import { redisError } from '../pools/redis-client';
 import { settingsForJob } from '../pools/transport/job-settings';
-import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
+import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolProgress, type PoolResult } from '../pools/transport/job-schema';
 import { buildEngineRegistry, type EngineRegistry } from '../engines/registry';
 import type { EngineProfile, JobContext } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
-import { DEFAULT_WORKER_IDLE_MS, EngineProcess, type EngineLogEntry, type EngineOutcome } from '../engines/engine-process';
+import { DEFAULT_WORKER_IDLE_MS, EngineProcess, type EngineLogEntry, type EngineOutcome, type EngineProgress } from '../engines/engine-process';
 import { EngineWorkers } from '../engines/workers';
 import { mapHostPath, mappedFolderProblem } from '../pools/library-marker';
 import { MediaCache } from './media-cache';
@@ -57,6 +57,9 @@ export interface PoolWorkerHandle {
   outOfService: { lane: LaneKey; code: string; message: string }[];
   close(): Promise<void>;
 }
+
+/** Fewest milliseconds between two progress reports of a unit to the host (each is a Redis write and an event). */
+const PROGRESS_EVERY_MS = 500;
 
 const version = (): string => {
   try { return String((JSON.parse(fs.readFileSync(path.join(appRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version ?? '0'); } catch { return '0'; }
@@ -251,7 +254,16 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     say(`backlot worker: took ${data.jobId} (${data.operation}) on ${lane}@${join.pool}`);
     const dir = path.join(scratch, `${data.jobId}-${crypto.randomBytes(4).toString('hex')}`);
     try {
-      const answer = await execute(data, dir, abort.signal);
+      // The engine's progress goes to the host as the job's progress, at most every PROGRESS_EVERY_MS (the end always).
+      let lastSent = 0;
+      const report = (p: EngineProgress): void => {
+        const now = Date.now();
+        if (now - lastSent < PROGRESS_EVERY_MS && p.ratio < 1) return;
+        lastSent = now;
+        const progress: PoolProgress = p.message ? { ratio: p.ratio, message: p.message as PoolProgress['message'] } : { ratio: p.ratio };
+        void job.updateProgress(progress).catch(() => undefined);
+      };
+      const answer = await execute(data, dir, abort.signal, report);
       say(`backlot worker: ${data.jobId} ended: ${answer.outcome.ok ? 'ok' : answer.outcome.code}`);
       return answer;
     } catch (e) {
@@ -296,7 +308,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     }
   }
 
-  async function execute(data: PoolJob, dir: string, signal: AbortSignal): Promise<PoolResult> {
+  async function execute(data: PoolJob, dir: string, signal: AbortSignal, report: (p: EngineProgress) => void): Promise<PoolResult> {
     const door: DoorUnit = { ...unit, unitId: data.door.unitId };
     const fingerprint = (): string => registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation)?.fingerprint ?? '';
     const result = (outcome: PoolResult['outcome'], logs: EngineLogEntry[] = [], diagnostic = ''): PoolResult => ({
@@ -353,7 +365,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       signal, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}),
       // Its first line: the engine is at work on this unit (warm or just started).
       onLog: () => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } },
-      onProgress: () => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } },
+      onProgress: (p: EngineProgress) => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } report(p); },
     };
     // A long-lived engine is kept warm per key, as the host keeps its own (engines/workers.ts): a
     // cancel or a lost lock kills that process (the next unit starts a new one), an idle one is closed.

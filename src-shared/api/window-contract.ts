@@ -29,7 +29,15 @@ export const listedItem = z.object({
 });
 export type ListedItemDto = z.infer<typeof listedItem>;
 
-const progress = z.object({ ratio: z.number(), etaS: z.number().nullable(), message: z.string().nullable() });
+/**
+ * A running unit's progress: `message` is the engine's English text; `key` and `params` the keyed
+ * message the window says in the reader's language (src-shared/runs/progress-keys.ts), absent or
+ * null for a plain message, which is shown as it is.
+ */
+const progress = z.object({
+  ratio: z.number(), etaS: z.number().nullable(), message: z.string().nullable(),
+  key: z.string().nullable().optional(), params: z.record(z.string(), z.unknown()).nullable().optional(),
+});
 
 export const runningUnit = z.object({
   operation: operationId,

@@ -27,7 +27,12 @@ export interface EngineJob {
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface ProgressLine { type: 'progress'; ratio: number; message?: string }
+/**
+ * A progress line: the ratio; the English text of its message; a key and its params when the message
+ * is one the window can say in the reader's language (src-shared/runs/progress-keys.ts). A key comes
+ * with its text, so an older host or a key the window does not know still shows the text.
+ */
+export interface ProgressLine { type: 'progress'; ratio: number; message?: string; key?: string; params?: Record<string, unknown> }
 /**
  * A log line: the English text always; a key and its params when the line is one the window can
  * say in the reader's language (src-shared/runs/log-keys.ts). A key the host does not know is kept
@@ -97,7 +102,9 @@ const schemas = {
     type: z.literal('progress'),
     ratio: z.number().min(0).max(1),
     message: z.string().optional(),
-  }),
+    key: z.string().regex(LOG_KEY_PATTERN).max(100).optional(),
+    params: record.optional(),
+  }).refine((l) => l.key === undefined || l.message !== undefined, { path: ['message'] }),
   log: z.object({ type: z.literal('log'), level: z.enum(LOG_LEVELS), text: z.string(), key: z.string().regex(LOG_KEY_PATTERN).max(100).optional(), params: record.optional() }),
   result: z.object({
     type: z.literal('result'),

@@ -79,7 +79,10 @@ describe('lanes.detail', () => {
     const cpu = detail.lanes.find((l) => l.lane === 'cpu')!;
     const unit = detail.lanes.flatMap((l) => l.units).find((u) => (u.progress?.ratio ?? 0) > 0)!;
     expect(unit.title).toMatch(/^Clip \d$/);
-    expect(unit.progress!.message).toMatch(/^chunk \d\/4$/);
+    // Keyed at the engine (docs/i18n.md "Progress messages"): the English text, and the key and params the window says.
+    expect(unit.progress!.message).toMatch(/^chunk \d of 4$/);
+    expect(unit.progress!.key).toBe('chunkOf');
+    expect(unit.progress!.params).toEqual({ chunk: expect.any(Number), of: 4 });
     expect(unit.progress!.ratio).toBeGreaterThan(0);
     expect(cpu.engines.every((e) => e.preflight.ok)).toBe(true);
     expect(detail.disk.mode).toBe('open');

@@ -173,6 +173,7 @@ describe('the window in Hungarian', () => {
     // its key; none left as the engine's English text (marked lang="en") or with English words.
     const all = await api<{ runs: { id: number }[] }>(serve, 'runs.list', { limit: 100 });
     let keyed = 0;
+    let chunkRun: number | undefined;
     for (const run of all.runs) {
       const { lines } = await api<{ lines: { id: number; key: string | null }[] }>(serve, 'runs.logs', { run: run.id });
       if (lines.length === 0) continue;
@@ -184,11 +185,25 @@ describe('the window in Hungarian', () => {
       }, [run.id, lines[0].id, lines[lines.length - 1].id, lines.length] as const);
       const said = await page.locator('.log-text').evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', english: e.getAttribute('lang') === 'en', key: e.getAttribute('data-key') })));
       keyed += said.filter((l) => l.key !== null).length;
+      if (said.some((l) => l.key === 'chunkDone')) chunkRun ??= run.id;
       if (said.some((l) => l.key === 'wordsAttributed')) await screenshot(page, 'run-log-hu');
       const english = said.filter((l) => l.english || ENGLISH_WORDS.test(l.text) || fragments.some((f) => l.text.includes(f))).map((l) => l.text);
       if (english.length > 0) found[`the log of run #${run.id}`] = english;
     }
     expect(keyed).toBeGreaterThan(0);
+
+    // The log's text filter matches what the reader sees (docs/i18n.md "Filtering the log by text"):
+    // "szakasz" is only in the Hungarian of a transcription's chunk lines, never in their English.
+    expect(chunkRun).toBeDefined();
+    await page.goto(serve.at(`#/runs/${chunkRun}`));
+    await page.locator(`.run-detail[data-run="${chunkRun}"] .log-text[data-key="chunkDone"]`).first().waitFor();
+    const before = await page.locator('.log-line').count();
+    await page.getByTestId('log-text').fill('szakasz');
+    await page.waitForFunction((n) => {
+      const shown = [...document.querySelectorAll('.log-line .log-text')];
+      return shown.length > 0 && shown.length < n && shown.every((l) => l.textContent?.includes('szakasz'));
+    }, before);
+    await page.getByTestId('log-text').fill('');
 
     await page.goto(serve.at('#/rules'));
     await page.getByTestId('tree-status').waitFor();
@@ -212,6 +227,50 @@ describe('the window in Hungarian', () => {
     await page.getByTestId('language').selectOption('en');
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     expect((await englishOn(page, fragments)).length).toBeGreaterThan(20);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a running unit in Hungarian', () => {
+  let held: Serve;
+  let clips: string;
+  let hold: string;
+  beforeAll(async () => {
+    // Every unit of the test engines holds after its first progress report while the hold file is
+    // there (the test engine's holdWhile), so the lanes page is read while a unit runs, not raced.
+    const dir = tempDir('backlot-e2e-hu-progress-');
+    hold = `${dir}/hold`;
+    fs.writeFileSync(hold, '');
+    clips = mediaFolder(['Reggeli hírek']);
+    process.env.BACKLOT_TEST_FAULTS = JSON.stringify({ '*': { holdWhile: hold } });
+    held = await startServe(`${dir}/data`, ['--engines', 'test']);
+    delete process.env.BACKLOT_TEST_FAULTS;
+    await api(held, 'library.add', { source: clips, title: 'Hírek' });
+  }, 180_000);
+  afterAll(async () => {
+    if (hold) fs.rmSync(hold, { force: true });
+    await held?.stop();
+    if (held) fs.rmSync(held.dataDir, { recursive: true, force: true });
+    if (clips) fs.rmSync(clips, { recursive: true, force: true });
+  });
+
+  it('says its progress message in Hungarian from the key the engine sent', async () => {
+    const fragments = englishFragments();
+    const { context, page, errors } = await newPage(browser, { locale: 'hu-HU' });
+    await page.goto(held.at('#/lanes'));
+    // The unit's message on screen as the host's event brought it: keyed (data-key), not the engine's English.
+    const message = page.locator('section.lane .unit .progress-message[data-key="chunkOf"]').first();
+    await message.waitFor({ timeout: 120_000 });
+    const said = (await message.textContent())!.replace(/^\s*·\s*/, '').trim();
+    expect(said).toMatch(/^\d+\. szakasz \(\d+ közül\)$/);
+    expect(await message.getAttribute('lang')).toBeNull();
+    // Its key and params stay at hand for a bug report; the English text is not what the reader sees.
+    expect(await message.getAttribute('title')).toMatch(/^chunkOf \{"chunk":\d+,"of":\d+\}$/);
+    expect(said).not.toMatch(/chunk/i);
+    expect(await englishOn(page, fragments)).toEqual([]);
+    await screenshot(page, 'lanes-progress-hu');
+    fs.rmSync(hold, { force: true });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -92,7 +92,9 @@ describe('lanes, progress, runs and notices on the test engines', () => {
     await bar.waitFor();
     await page.waitForFunction(() => Number(document.querySelector('section.lane[data-lane="cpu"] [role="progressbar"]')?.getAttribute('aria-valuenow') ?? 0) > 0);
     const unit = laneCard(page, 'cpu').locator('.unit').first();
-    expect(await unit.locator('.progress-message').textContent()).toMatch(/chunk \d\/4/);
+    // Keyed at the engine and said by the window (docs/i18n.md "Progress messages"): its key beside it.
+    expect(await unit.locator('.progress-message').textContent()).toMatch(/Chunk \d of 4/);
+    expect(await unit.locator('.progress-message').getAttribute('data-key')).toBe('chunkOf');
     expect(await unit.locator('.unit-head a').first().textContent()).toMatch(/Harbour sounds|Evening lecture|Broken tape/);
     // A pause from elsewhere (the API, as the CLI or another window would) shows up on its own.
     await api(serve, 'lanes.pause', { lane: 'download' });

@@ -7,6 +7,9 @@ describe('engine line protocol', () => {
   it('parses each engine message type', () => {
     expect(parseEngineLine('{"type":"progress","ratio":0.5,"message":"half"}'))
       .toEqual({ ok: true, message: { type: 'progress', ratio: 0.5, message: 'half' } });
+    // A keyed progress message (docs/i18n.md "Progress messages"): key and params beside its English text.
+    expect(parseEngineLine('{"type":"progress","ratio":0.25,"message":"chunk 3 of 12","key":"chunkOf","params":{"chunk":3,"of":12}}'))
+      .toEqual({ ok: true, message: { type: 'progress', ratio: 0.25, message: 'chunk 3 of 12', key: 'chunkOf', params: { chunk: 3, of: 12 } } });
     expect(parseEngineLine('{"type":"log","level":"warn","text":"slow"}'))
       .toEqual({ ok: true, message: { type: 'log', level: 'warn', text: 'slow' } });
     // A keyed line (docs/i18n.md "Log lines"): key and params ride beside the English text.
@@ -36,6 +39,10 @@ describe('engine line protocol', () => {
     ['{"type":"job","jobId":"1"}', 'unexpected-job'],
     ['{"type":"progress","ratio":1.5}', 'invalid-field'],
     ['{"type":"log","level":"fatal","text":"x"}', 'invalid-field'],
+    // A keyed progress message always comes with its English text; its key has the keys' shape.
+    ['{"type":"progress","ratio":0.5,"key":"chunkOf","params":{"chunk":1,"of":2}}', 'invalid-field'],
+    ['{"type":"progress","ratio":0.5,"message":"x","key":"not a key"}', 'invalid-field'],
+    ['{"type":"progress","ratio":0.5,"message":"x","key":"k","params":[1]}', 'invalid-field'],
     ['{"type":"log","level":"info","text":"x","key":"not a key"}', 'invalid-field'],
     ['{"type":"log","level":"info","text":"x","key":"k","params":[1]}', 'invalid-field'],
     ['{"type":"result","outputs":[{"name":"a","path":"a","bytes":-1}]}', 'invalid-field'],

@@ -58,9 +58,10 @@ function grandchildOf(outcome: EngineOutcome): number {
 describe('runEngine with the test engine', () => {
   it('succeeds with a real, complete output file, progress and logs', async () => {
     const progress: number[] = [];
+    const messages: unknown[] = [];
     const logged: string[] = [];
     const outcome = await run({ bytes: 5000, chunks: 5, chunkMs: 10 }, {
-      onProgress: (p) => progress.push(p.ratio),
+      onProgress: (p) => { progress.push(p.ratio); messages.push(p.message); },
       onLog: (l) => logged.push(l.text),
     });
     expect(outcome.ok).toBe(true);
@@ -68,6 +69,8 @@ describe('runEngine with the test engine', () => {
     expect(outcome.outputs).toEqual([{ name: 'output', path: path.join(dir, 'output.bin'), bytes: 5000 }]);
     expect(statSync(path.join(dir, 'output.bin')).size).toBe(5000);
     expect(progress).toEqual([0.2, 0.4, 0.6, 0.8, 1]);
+    // Each progress line's message arrives keyed, beside its English text (docs/i18n.md "Progress messages").
+    expect(messages[1]).toEqual({ text: 'chunk 2 of 5', key: 'chunkOf', params: { chunk: 2, of: 5 } });
     expect(logged).toContain('job j1 download');
     expect(outcome.logs.map((l) => l.text)).toEqual(logged);
   });

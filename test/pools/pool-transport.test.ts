@@ -294,11 +294,21 @@ describe('units of a pool lane on two backlot worker processes', () => {
     }
   }, LONG);
 
-  it('cancels a unit a worker runs when the host gives it up, and removes its job', async () => {
+  it('hands the host the engine\'s keyed progress while a worker runs the unit; cancels it when the host gives it up, and removes its job', async () => {
     const job = await unitJob(SLOW_ITEM, 'run2');
     const abort = new AbortController();
-    const running = transport.run({ pool: 'studio', lane: 'cpu', unitKey: `digest:${SLOW_ITEM}`, claimToken: 'claim-cancelled', engineId: 'test', job }, io(abort.signal));
+    // The worker reports the engine's progress as the job's; the host hands it on checked and keyed
+    // (docs/i18n.md "Progress messages"). The slow unit reports until cancelled, so this waits on an event.
+    const reports: { ratio: number; message?: unknown }[] = [];
+    let keyed!: () => void;
+    const heardKeyed = new Promise<void>((resolve) => { keyed = resolve; });
+    const unitIo = { ...io(abort.signal), progress: (ratio: number, message?: unknown) => { reports.push({ ratio, message }); if ((message as { key?: string } | undefined)?.key) keyed(); } };
+    const running = transport.run({ pool: 'studio', lane: 'cpu', unitKey: `digest:${SLOW_ITEM}`, claimToken: 'claim-cancelled', engineId: 'test', job }, unitIo);
     await lineOf(new RegExp(`took ${job.jobId} `));
+    await heardKeyed;
+    const first = reports.find((r) => (r.message as { key?: string } | undefined)?.key)!;
+    expect(first.ratio).toBeGreaterThan(0);
+    expect(first.message).toEqual({ text: expect.stringMatching(/^chunk \d+ of 40$/), key: 'chunkOf', params: { chunk: expect.any(Number), of: 40 } });
     abort.abort();
     expect(await running).toMatchObject({ ok: false, code: 'ENGINE_CANCELLED' });
     // The worker stops the engine and answers; the host removes the job then.

@@ -13,6 +13,7 @@ import { parseContinuousOutput } from '../../src-main/engines/pocketsphinx/conti
 import { librivoxRecordings } from '../../src-main/bench/librivox';
 import { wordErrorRate } from '../../src-main/bench/wer';
 import { transcriptRecord, type TranscriptRecord } from '../../src-shared/transcript/record';
+import { isProgressKey, type ProgressMessage } from '../../src-shared/runs/progress-keys';
 import type { EngineOutcome } from '../../src-main/engines/runner';
 import {
   convert, corruptFile, engineEnv, jobFor, longSpeech, recordInHost, removeTempDirs, runJob, speak, speechSilenceSpeech, tempDir, videoWithoutAudio,
@@ -99,13 +100,16 @@ describe('pocketsphinx engine', () => {
     if (launch.kind !== 'worker') return;
     // Events are counted, not timed: the first chunk is the whole file, so every report before its
     // "chunk 0 done" line is an in-chunk estimate, and a 10 ms heartbeat fires during any real decode.
-    const events: { ratio: number; message?: string; chunkDone: boolean }[] = [];
+    // Each arrives keyed (src-shared/runs/progress-keys.ts): chunk 1 of 1, with its English text.
+    const events: { ratio: number; message?: ProgressMessage; chunkDone: boolean }[] = [];
     let chunkDone = false;
     const outcome = await workers.run(`${pocketsphinxAdapter.id}:${launch.key}`, launch.command,
       { jobId: job.jobId, operation: 'transcribe', outputDir: job.outputDir, input: { ...launch.input, progressEveryMs: 10 } },
       { onProgress: (p) => events.push({ ...p, chunkDone }), onLog: (e) => { if (/^chunk 0 done/.test(e.text)) chunkDone = true; } });
     recordOf(outcome);
-    const inChunk = events.filter((e) => !e.chunkDone && e.message === 'chunk 0');
+    const inChunk = events.filter((e) => !e.chunkDone && e.message?.key === 'chunkOf');
+    for (const e of inChunk) expect(e.message).toEqual({ text: 'chunk 1 of 1', key: 'chunkOf', params: { chunk: 1, of: 1 } });
+    expect(events.every((e) => e.message === undefined || isProgressKey(e.message.key))).toBe(true);
     expect(inChunk.length).toBeGreaterThanOrEqual(2);
     for (let i = 1; i < inChunk.length; i++) expect(inChunk[i].ratio).toBeGreaterThan(inChunk[i - 1].ratio);
     expect(inChunk.every((e) => e.ratio > 0 && e.ratio < 1)).toBe(true);

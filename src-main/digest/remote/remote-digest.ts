@@ -15,6 +15,7 @@ import { partDigestText, reducePrompt, systemPrompt } from './prompt';
 import { remoteError } from './errors';
 import { fitsSpendCap } from '../../gates/spend-cap';
 import { logLine, type LogMessage } from '../../../src-shared/runs/log-keys';
+import { progressMessage, type ProgressMessage } from '../../../src-shared/runs/progress-keys';
 
 /** One request to a chat model: the remote endpoint (chat-client.ts) or a local one (llama-cpp). */
 export type ChatComplete = (messages: readonly ChatMessage[], maxTokens: number, onDelta: (chars: number) => void) => Promise<ChatAnswer>;
@@ -29,7 +30,8 @@ export interface RemoteDigestInput {
   complete: ChatComplete;
   /** Most this unit may spend (its reservation under the spend cap); null: no cap. */
   budgetUsd: number | null;
-  progress?: (ratio: number, message?: string) => void;
+  /** Which request is out, as a keyed message (src-shared/runs/progress-keys.ts). */
+  progress?: (ratio: number, message?: ProgressMessage) => void;
   log?: (line: LogMessage) => void;
 }
 
@@ -57,7 +59,8 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
   let done = 0;
   input.log?.(logLine('digestPlan', { sentences: sentences.length, parts: plan.parts.length, requests: plan.requests, boundUsd: plan.boundUsd }));
 
-  const ask = async (user: string, label: string): Promise<ModelAnswer> => {
+  const ask = async (user: string, said: ProgressMessage): Promise<ModelAnswer> => {
+    const label = said.text;
     const bound = usdOf(requestBound(shape, user), shape.maxOutputTokens, shape.prices);
     if (!fitsSpendCap(input.budgetUsd, spent.usd, bound)) {
       throw remoteError('SPEND_CAP', 'The next request to the remote model could cross the spend cap; nothing more was sent.', { budgetUsd: input.budgetUsd, nextBoundUsd: bound });
@@ -75,7 +78,7 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
     let answer: ChatAnswer;
     try {
       answer = await input.complete(messages, shape.maxOutputTokens,
-        (chars) => input.progress?.((done + Math.min(0.99, chars / expectChars)) / plan.requests, label));
+        (chars) => input.progress?.((done + Math.min(0.99, chars / expectChars)) / plan.requests, said));
     } catch (e) {
       // The server took the request and may bill it (an answer that never ended, or one cut off).
       if (e instanceof EngineJobError && (e.code === 'REMOTE_TIMEOUT' || e.code === 'REMOTE_MALFORMED')) chargeBound();
@@ -96,21 +99,21 @@ export async function remoteDigest(input: RemoteDigestInput): Promise<RemoteDige
       spent.usd += usdOf(usage.inputTokens, usage.outputTokens, shape.prices);
     }
     done++;
-    input.progress?.(done / plan.requests, label);
+    input.progress?.(done / plan.requests, said);
     return parseModelAnswer(answer.text);
   };
 
   try {
     let digests: { from: number; to: number; answer: ModelAnswer }[] = [];
     for (const [i, part] of plan.parts.entries()) {
-      digests.push({ from: part.from, to: part.to, answer: await ask(part.text, plan.parts.length === 1 ? 'digest' : `part ${i + 1} of ${plan.parts.length}`) });
+      digests.push({ from: part.from, to: part.to, answer: await ask(part.text, plan.parts.length === 1 ? progressMessage('digestWhole') : progressMessage('digestPart', { part: i + 1, of: plan.parts.length })) });
     }
     for (let round = 1; digests.length > 1; round++) {
       const next: typeof digests = [];
       for (let g = 0; g < digests.length; g += plan.reduceGroup) {
         const group = digests.slice(g, g + plan.reduceGroup);
         const texts = group.map((d, k) => cutToBytes(partDigestText(g + k, d.from, d.to, d.answer.summary, d.answer.moments), plan.partDigestBytes));
-        next.push({ from: group[0].from, to: group[group.length - 1].to, answer: await ask(reducePrompt(texts), `combining, round ${round}`) });
+        next.push({ from: group[0].from, to: group[group.length - 1].to, answer: await ask(reducePrompt(texts), progressMessage('digestCombining', { round })) });
       }
       digests = next;
     }

@@ -9,6 +9,7 @@ import { parseFeed } from '../../library/feed/parse-feed';
 import { isBacklotError } from '../../../src-shared/errors';
 import { LISTING_FILE, type Listing } from '../../library/listing';
 import { logLine } from '../../../src-shared/runs/log-keys';
+import { progressMessage } from '../../../src-shared/runs/progress-keys';
 
 /** The host's fetch codes as the feed's own reasons (docs/acquisition.md "Reason codes"). */
 const FEED_CODES: Record<string, string> = {
@@ -28,7 +29,7 @@ serveJobs(async (job, io) => {
   const headers: Record<string, string> = { accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5' };
   if (typeof input.etag === 'string') headers['if-none-match'] = input.etag;
   if (typeof input.lastModified === 'string') headers['if-modified-since'] = input.lastModified;
-  io.progress(0, 'fetching the feed');
+  io.progress(0, progressMessage('feedFetching'));
   let res;
   try {
     res = await httpGet(input.url, {
@@ -51,7 +52,7 @@ serveJobs(async (job, io) => {
   if (res.status === 304) {
     listing = { kind: 'feed', title: null, notModified: true, complete: true, validators, entries: [] };
   } else {
-    io.progress(0.5, `parsing ${res.body.length} bytes`);
+    io.progress(0.5, progressMessage('feedParsing', { bytes: res.body.length }));
     try {
       const feed = parseFeed(res.body, res.headers['content-type'] as string | undefined, res.finalUrl);
       listing = { kind: 'feed', title: feed.title, notModified: false, complete: true, validators, entries: feed.entries, note: feed.note };

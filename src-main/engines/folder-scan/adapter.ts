@@ -6,6 +6,7 @@ import { acquisitionFor } from '../../gates/acquisition';
 import { scanFolderChannel } from '../../library/folder-scan';
 import { isBacklotError } from '../../../src-shared/errors';
 import { logLine } from '../../../src-shared/runs/log-keys';
+import { progressMessage } from '../../../src-shared/runs/progress-keys';
 
 export const folderScanAdapter: EngineAdapter = {
   id: 'folder-scan',
@@ -21,7 +22,7 @@ export const folderScanAdapter: EngineAdapter = {
       const host = acquisitionFor(job.env.dataDir).host;
       let pages = 0;
       try {
-        const r = await scanFolderChannel(host, job.channel.id, { onCheckpoint: () => { pages++; io.progress(0, `${pages} pages scanned`); } });
+        const r = await scanFolderChannel(host, job.channel.id, { onCheckpoint: () => { pages++; io.progress(0, progressMessage('scanPages', { pages })); } });
         for (const w of r.warnings.slice(0, 50)) io.log('warn', logLine('scanWarning', { file: w.path, code: w.code, message: w.message }));
         io.log('info', r.unreadable
           ? logLine('scanSummaryUnreadable', { added: r.added, changed: r.changed, removed: r.removed, unchanged: r.unchanged, unreadable: r.unreadable })

@@ -14,6 +14,7 @@ import { pocketsphinxJobFingerprint, POCKETSPHINX_ID, sphinxVariant } from '../p
 import { engineProgram } from '../program-file';
 import { nodeProgram } from '../program-command';
 import { logLine } from '../../../src-shared/runs/log-keys';
+import { progressMessage } from '../../../src-shared/runs/progress-keys';
 
 export const LOCAL_TRANSCRIPT_FILE = 'transcript.local.json';
 const TRANSCRIPT_FILE = 'transcript.json';
@@ -42,7 +43,7 @@ export async function bothLaunch(job: JobContext, source: (outputDir: string, io
       const sourceDir = path.join(job.outputDir, 'source');
       const localDir = path.join(job.outputDir, 'local');
       await Promise.all([fsp.mkdir(sourceDir), fsp.mkdir(localDir)]);
-      io.progress(0, "fetching the source's transcript");
+      io.progress(0, progressMessage('fetchingSourceTranscript'));
       const fromSource = await source(sourceDir, io);
       if (io.signal.aborted) return cancelled();
       io.log('info', fromSource.ok ? logLine('sourceConverted') : logLine('sourceMissing', { code: fromSource.code }));

@@ -16,6 +16,7 @@ import { cuesToRecord } from './to-record';
 import { fetchSubtitles } from './subtitles';
 import { decodeTranscriptBody, publisherInput, type PublisherInput } from './job-input';
 import { logLine } from '../../../src-shared/runs/log-keys';
+import { progressMessage } from '../../../src-shared/runs/progress-keys';
 
 const TRANSCRIPT_FILE = 'transcript.json';
 
@@ -40,7 +41,7 @@ async function fetchOffer(input: Extract<PublisherInput, { kind: 'publisher' }>,
 
 serveJobs(async (job, io) => {
   const input = publisherInput(job.input);
-  io.progress(0, input.kind === 'publisher' ? "fetching the publisher's transcript" : "fetching the platform's subtitles");
+  io.progress(0, progressMessage(input.kind === 'publisher' ? 'fetchingPublisherTranscript' : 'fetchingPlatformSubtitles'));
   const started = Date.now();
   let body: string;
   let format: TranscriptOfferType;
@@ -57,7 +58,7 @@ serveJobs(async (job, io) => {
     io.log('info', logLine(sub.automatic ? 'captionsFetched' : 'subtitlesFetched', { file: path.basename(sub.file) }));
   }
   const fetchedMs = Date.now() - started;
-  io.progress(0.5, `converting ${format}`);
+  io.progress(0.5, progressMessage('converting', { format }));
   const cues = readCues(body, format);
   // Untimed text is spread over the media: its length from the item, else from the file itself.
   const needsLength = cues.some((c) => c.start === null) && input.durationS === null && input.mediaPath !== null;

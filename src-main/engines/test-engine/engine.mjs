@@ -97,7 +97,8 @@ async function run(job) {
     const size = i === chunks - 1 ? bytes - written : Math.floor(bytes / chunks);
     writeSync(fd, Buffer.alloc(size, 0x61 + (i % 26)));
     written += size;
-    send({ type: 'progress', ratio: (i + 1) / chunks, message: `chunk ${i + 1}/${chunks}` });
+    // A keyed message (src-shared/runs/progress-keys.ts `chunkOf`) with its English text, as the real engines send it.
+    send({ type: 'progress', ratio: (i + 1) / chunks, message: `chunk ${i + 1} of ${chunks}`, key: 'chunkOf', params: { chunk: i + 1, of: chunks } });
     await sleep(chunkMs);
   }
   fsyncSync(fd);

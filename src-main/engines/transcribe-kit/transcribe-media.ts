@@ -16,6 +16,7 @@ import { SAMPLE_RATE, type Recognizer } from './recognizer';
 import { wordsToSegments } from './segments';
 import { inChunkRatio, RtfMeter } from '../../../src-shared/progress/estimate';
 import { logLine } from '../../../src-shared/runs/log-keys';
+import { progressMessage, type ProgressMessage } from '../../../src-shared/runs/progress-keys';
 
 /** The job input every transcription adapter sends (validated here: the host is not trusted blindly). */
 export const transcribeInput = z.object({
@@ -50,12 +51,23 @@ const HEARTBEAT_MS = 2_000;
 const MAX_CHUNK_RTF = 10;
 
 /**
+ * The chunk being decoded as a person counts it (from 1), with how many there are: the chunker may
+ * cut a chunk short in a silence, so the count is what is left at the chunk's length from here, never
+ * less than this chunk; without a known duration, the chunk alone.
+ */
+function chunkMessage(index: number, startS: number, durationS: number | null | undefined, chunkS: number): ProgressMessage {
+  const chunk = index + 1;
+  if (!durationS) return progressMessage('chunk', { chunk });
+  return progressMessage('chunkOf', { chunk, of: Math.max(chunk, index + Math.ceil(Math.max(0, durationS - startS) / chunkS - 1e-9)) });
+}
+
+/**
  * While the recogniser works on a chunk, progress moves within it: elapsed time × the real-time
  * factor measured on earlier chunks, capped below the chunk's end (src-shared/progress/estimate.ts).
  * The heartbeat also keeps the host's stall timeout away, but only up to ten times the chunk's own
  * length: a decoder that hangs is still stopped as stalled.
  */
-async function withHeartbeat<T>(io: JobIo, everyMs: number, message: string, span: { chunkS: number; startRatio: number; endRatio: number }, meter: RtfMeter, work: () => Promise<T>): Promise<T> {
+async function withHeartbeat<T>(io: JobIo, everyMs: number, message: ProgressMessage, span: { chunkS: number; startRatio: number; endRatio: number }, meter: RtfMeter, work: () => Promise<T>): Promise<T> {
   const started = Date.now();
   const limitMs = Math.max(60_000, span.chunkS * MAX_CHUNK_RTF * 1000);
   const rtf = meter.rtf;
@@ -106,14 +118,15 @@ export async function transcribeMedia(input: TranscribeInput, recognizer: Recogn
     if (!silent) heardSound = true;
     const endS = seconds(chunk.startSample + chunk.samples.length);
     const span = { chunkS: endS - startS, startRatio: facts.durationS ? startS / facts.durationS : 0, endRatio: facts.durationS ? Math.min(1, endS / facts.durationS) : 0 };
-    const words = silent ? [] : await withHeartbeat(io, input.progressEveryMs ?? HEARTBEAT_MS, `chunk ${chunk.index}`, span, meter, () => recognizer.recognize(chunk.samples, startS, io.signal));
+    const said = chunkMessage(chunk.index, startS, facts.durationS, input.chunkS);
+    const words = silent ? [] : await withHeartbeat(io, input.progressEveryMs ?? HEARTBEAT_MS, said, span, meter, () => recognizer.recognize(chunk.samples, startS, io.signal));
     if (io.signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The transcription was cancelled.');
     checkpoint.chunks.push({ index: chunk.index, startS, endS, words });
     checkpoint.nextSample = chunk.startSample + chunk.samples.length;
     store.save(checkpoint);
     decodedChunks++;
     io.log('info', silent ? logLine('chunkSilent', { chunk: chunk.index, startS, endS }) : logLine('chunkDone', { chunk: chunk.index, startS, endS, words: words.length }));
-    if (facts.durationS) io.progress(Math.min(0.99, endS / facts.durationS), `chunk ${chunk.index}`);
+    if (facts.durationS) io.progress(Math.min(0.99, endS / facts.durationS), said);
   };
   for await (const piece of decodePcm(input.mediaPath, io.signal, 'ffmpeg', audio.track)) {
     for (const chunk of chunker.push(piece)) await finish(chunk);

@@ -9,6 +9,7 @@ import { classifyYtDlpError, scrubCredentials } from '../yt-dlp-errors';
 import { LISTING_FILE, type ListedEntry, type Listing } from '../../library/listing';
 import { entryFromYtDlp } from './entry';
 import { logLine } from '../../../src-shared/runs/log-keys';
+import { progressMessage } from '../../../src-shared/runs/progress-keys';
 
 serveJobs(async (job, io) => {
   const input = job.input as { binary?: unknown; url?: unknown; known?: unknown; cookiesFile?: unknown };
@@ -18,7 +19,7 @@ serveJobs(async (job, io) => {
   const entries: ListedEntry[] = [];
   let title: string | null = null;
   let reachedKnown = false;
-  io.progress(0, 'listing');
+  io.progress(0, progressMessage('listing'));
   const run = await runYtDlp(input.binary, options, input.url, io.signal, (line) => {
     if (!line.startsWith('{')) return;
     let raw: Record<string, unknown>;
@@ -36,7 +37,7 @@ serveJobs(async (job, io) => {
     }
     entries.push(entry);
     const total = typeof raw.playlist_count === 'number' ? raw.playlist_count : typeof raw.n_entries === 'number' ? raw.n_entries : null;
-    io.progress(total ? entries.length / total : 0, `${entries.length} entries`);
+    io.progress(total ? entries.length / total : 0, progressMessage('listingEntries', { entries: entries.length }));
   });
   if (io.signal.aborted) throw new EngineJobError('ENGINE_CANCELLED', 'The listing was cancelled.', {});
   if (!reachedKnown && run.code !== 0) {

@@ -9,6 +9,7 @@ import { runYtDlp } from '../yt-dlp-process';
 import { classifyYtDlpError, scrubCredentials } from '../yt-dlp-errors';
 import { describeProgress } from '../download-progress';
 import { logLine } from '../../../src-shared/runs/log-keys';
+import { progressMessage } from '../../../src-shared/runs/progress-keys';
 
 const PROGRESS = 'BACKLOT-PROGRESS';
 const FILE = 'BACKLOT-FILE';
@@ -43,7 +44,7 @@ serveJobs(async (job, io) => {
   if (typeof i.cookiesFile === 'string') options.push('--cookies', i.cookiesFile);
   let file: string | null = null;
   let announced: number | null = null;
-  io.progress(0, 'starting yt-dlp');
+  io.progress(0, progressMessage('ytdlpStarting'));
   const run = await runYtDlp(i.binary, options, i.url, io.signal, (line) => {
     if (line.startsWith(PROGRESS)) {
       const [, done, total, estimate, speed] = line.split(' ');

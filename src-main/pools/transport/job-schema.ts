@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { OPERATION_IDS } from '../../../src-shared/catalog/operations';
 import { LANE_KEYS, type LaneKey } from '../../../src-shared/catalog/lanes';
 import { LOG_LEVELS } from '../../../src-shared/protocol/engine-lines';
+import { LOG_KEY_PATTERN } from '../../../src-shared/runs/log-keys';
 import { poolKeyPrefix } from '../pool-acl';
 
 export const JOB_FORMAT = 'backlot-pool-job-v1';
@@ -108,6 +109,21 @@ export const poolResultSchema = z.object({
 }).strict();
 
 export type PoolResult = z.infer<typeof poolResultSchema>;
+
+/**
+ * A running unit's progress as its worker reports it (BullMQ's job progress): the ratio, and the
+ * engine's message as its English text with its key and params (src-shared/runs/progress-keys.ts).
+ * The host checks it as it checks an engine's progress line: a worker is not trusted blindly.
+ */
+export const poolProgressSchema = z.object({
+  ratio: z.number().min(0).max(1),
+  message: z.object({
+    text: z.string().max(2000),
+    key: z.string().regex(LOG_KEY_PATTERN).max(100).optional(),
+    params: z.record(z.string(), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()])).optional(),
+  }).optional(),
+});
+export type PoolProgress = z.infer<typeof poolProgressSchema>;
 
 export const heartbeatSchema = z.object({
   id: safeId,

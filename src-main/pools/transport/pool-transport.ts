@@ -21,7 +21,7 @@ import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
 import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
 import { jobSettings } from './job-settings';
-import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
+import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, poolProgressSchema, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
 import { logLine } from '../../../src-shared/runs/log-keys';
 
@@ -53,6 +53,8 @@ interface Waiter {
   lane: LaneKey;
   /** Resolves the run, or (after an abort) only removes the job once it ends. */
   end(job: Job | null | 'closed'): void;
+  /** The unit's progress as its worker reported it (unchecked: the transport checks it). */
+  progress?: (data: unknown) => void;
   /** An adopted unit: called once with its job as soon as it can be read (its ticket is put back then). */
   adopt?: (job: Job) => void;
 }
@@ -177,6 +179,8 @@ export class PoolTransport implements PoolRuntime {
       if (w) void this.settle(jobId, w);
     };
     events.on('completed', wake);
+    // A worker's progress report: handed to the unit's io once checked (docs/pools.md "A unit on a worker").
+    events.on('progress', ({ jobId, data }: { jobId: string; data: unknown }) => this.waiters.get(jobId)?.progress?.(data));
     events.on('failed', wake);
     conn.events.set(lane, events);
     await events.waitUntilReady();
@@ -301,6 +305,10 @@ export class PoolTransport implements PoolRuntime {
     const { job } = request;
     const record = conn.record;
     const revoke = () => this.options.tickets.revokeUnit(record.name, job.jobId);
+    waiter.progress = (data) => {
+      const p = poolProgressSchema.safeParse(data);
+      if (p.success) io.progress(p.data.ratio, p.data.message);
+    };
     this.waiters.set(job.jobId, waiter);
     // Events of the lane's queue wake the waiter; the poll reads its state anyway (a missed event, Redis down at start).
     void withTimeout(this.eventsOf(conn, request.lane), ADD_TIMEOUT_MS).catch(() => undefined);

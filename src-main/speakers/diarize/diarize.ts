@@ -7,6 +7,7 @@ import { analyseAudio, type AudioAnalysis } from '../audio/analyse';
 import { embedWindows, meanDirection, type FrameSpan, type XVectorModel } from '../xvector/extractor';
 import { DEFAULT_VAD, type VadSettings } from '../vad/silero-vad';
 import { clusterEmbeddings } from './cluster';
+import { progressMessage, type ProgressMessage } from '../../../src-shared/runs/progress-keys';
 
 export interface DiarizeSettings {
   /** Cosine distance above which two groups of windows are different speakers. */
@@ -42,15 +43,15 @@ export interface DiarizeModels {
 interface Window { region: number; span: FrameSpan; embedding: Float32Array | null }
 
 export async function diarizeFile(file: string, models: DiarizeModels, settings: DiarizeSettings = DEFAULT_DIARIZE,
-  progress?: { durationHintS?: number | null; onProgress?: (ratio: number, message: string) => void; signal?: AbortSignal }): Promise<TurnsRecord> {
+  progress?: { durationHintS?: number | null; onProgress?: (ratio: number, message: ProgressMessage) => void; signal?: AbortSignal }): Promise<TurnsRecord> {
   validateSettings(settings);
   const audio = await analyseAudio(file, {
     vadModelFile: models.vadModelFile, vad: settings.vad, mfcc: models.xvector.mfcc,
     durationHintS: progress?.durationHintS, signal: progress?.signal,
-    onProgress: (r) => progress?.onProgress?.(0.4 * r, 'decoding'),
+    onProgress: (r) => progress?.onProgress?.(0.4 * r, progressMessage('diarizeDecoding')),
   });
-  progress?.onProgress?.(0.4, 'embedding');
-  return diarizeAnalysis(audio, models, settings, (r) => progress?.onProgress?.(0.4 + 0.55 * r, 'embedding'));
+  progress?.onProgress?.(0.4, progressMessage('diarizeEmbedding'));
+  return diarizeAnalysis(audio, models, settings, (r) => progress?.onProgress?.(0.4 + 0.55 * r, progressMessage('diarizeEmbedding')));
 }
 
 export function validateSettings(s: DiarizeSettings): void {

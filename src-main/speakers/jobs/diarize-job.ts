@@ -9,6 +9,7 @@ import { loadXVectorModel, type XVectorModel } from '../xvector/extractor';
 import { optionalNumber, stringField, writeJsonFile } from './job-input';
 import type { JobAnswer, JobIo } from './job-types';
 import { logLine } from '../../../src-shared/runs/log-keys';
+import { progressMessage } from '../../../src-shared/runs/progress-keys';
 
 export const XVECTOR_ENGINE_ID = 'vosk-xvector';
 export const XVECTOR_MODEL_NAME = 'vosk-model-spk-0.4';
@@ -32,7 +33,7 @@ export async function diarizeJob(job: EngineJob, io: JobIo): Promise<JobAnswer> 
     { durationHintS: optionalNumber(job.input, 'durationS') ?? null, onProgress: (r, m) => io.progress(r, m), signal: io.signal });
   const file = path.join(job.outputDir, TURNS_FILE_NAME);
   writeJsonFile(file, record);
-  io.progress(1, 'done');
+  io.progress(1, progressMessage('finished'));
   io.log('info', logLine('diarized', { speakers: record.clusters.length, turns: record.turns.length, speechS: record.speechS, durationS: record.durationS, tookS: (Date.now() - started) / 1000 }));
   return { files: [{ name: 'turns', path: TURNS_FILE_NAME }], metadata: { speakers: record.clusters.length, turns: record.turns.length, speechS: record.speechS } };
 }

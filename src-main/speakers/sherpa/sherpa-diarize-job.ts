@@ -13,6 +13,7 @@ import { decodePcm16k } from '../audio/decode';
 import { meanDirection } from '../xvector/extractor';
 import { optionalNumber, stringField, writeJsonFile } from '../jobs/job-input';
 import type { JobAnswer, JobIo } from '../jobs/job-types';
+import { progressMessage } from '../../../src-shared/runs/progress-keys';
 import { sherpaModelPaths, sherpaPreflight } from './sherpa-models';
 
 interface Stream { acceptWaveform(o: { sampleRate: number; samples: Float32Array }): void; inputFinished(): void }
@@ -48,7 +49,7 @@ export async function sherpaDiarizeJob(job: EngineJob, io: JobIo, engineId: stri
     samples.set(c, at);
     at += c.length;
   }
-  io.progress(0.3, 'segmenting');
+  io.progress(0.3, progressMessage('diarizeSegmenting'));
   const embeddingConfig = { model: paths.embedding, numThreads: 1, provider, debug: 0 };
   const diarizer = new sherpa.OfflineSpeakerDiarization({
     segmentation: { pyannote: { model: paths.segmentation }, numThreads: 1, provider, debug: 0 },
@@ -57,7 +58,7 @@ export async function sherpaDiarizeJob(job: EngineJob, io: JobIo, engineId: stri
     minDurationOn: 0.2, minDurationOff: 0.5,
   });
   const segments = diarizer.process(samples).sort((a, b) => a.start - b.start);
-  io.progress(0.8, 'embedding');
+  io.progress(0.8, progressMessage('diarizeEmbedding'));
   const extractor = new sherpa.SpeakerEmbeddingExtractor(embeddingConfig);
   const embed = (start: number, end: number): Float32Array | null => {
     if (end - start < MIN_EMBED_S) return null;
@@ -82,6 +83,6 @@ export async function sherpaDiarizeJob(job: EngineJob, io: JobIo, engineId: stri
     clusters: clusters.map((c) => ({ ...c, embedding: Array.from(c.embedding) })),
   };
   writeJsonFile(path.join(job.outputDir, TURNS_FILE_NAME), record);
-  io.progress(1, 'done');
+  io.progress(1, progressMessage('finished'));
   return { files: [{ name: 'turns', path: TURNS_FILE_NAME }], metadata: { speakers: record.clusters.length, turns: record.turns.length } };
 }

@@ -2,6 +2,7 @@
 // it, so a missing message is a compile error). vue-i18n syntax: {name} inserts a parameter, and
 // "one | many" picks by count; reason sentences are functions in reasons-en.ts.
 import { LOG_COUNTS_EN, LOG_LINES_EN, LOG_TRACK_WHY_EN } from './log-en';
+import { PROGRESS_EN } from './progress-en';
 
 export const en = {
   app: {
@@ -467,6 +468,8 @@ export const en = {
   },
   // The run log's keyed lines (log-en.ts, docs/i18n.md "Log lines").
   runLog: { lines: LOG_LINES_EN, counts: LOG_COUNTS_EN, why: LOG_TRACK_WHY_EN },
+  // A running unit's keyed progress messages (progress-en.ts, docs/i18n.md "Progress messages").
+  progressMessages: PROGRESS_EN,
 } as const;
 
 /** The shape every language fills: the same keys, each a string. */

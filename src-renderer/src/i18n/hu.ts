@@ -2,6 +2,7 @@
 // compile error. Hungarian keeps the noun singular after a number, so both plural forms often match.
 import type { Messages } from './en';
 import { LOG_COUNTS_HU, LOG_LINES_HU, LOG_TRACK_WHY_HU } from './log-hu';
+import { PROGRESS_HU } from './progress-hu';
 
 export const hu: Messages = {
   app: {
@@ -464,4 +465,5 @@ export const hu: Messages = {
     languageChanged: 'Az ablak most magyar nyelvű.',
   },
   runLog: { lines: LOG_LINES_HU, counts: LOG_COUNTS_HU, why: LOG_TRACK_WHY_HU },
+  progressMessages: PROGRESS_HU,
 };

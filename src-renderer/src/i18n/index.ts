@@ -8,7 +8,8 @@ import { REASONS_EN } from './reasons-en';
 import { REASONS_HU } from './reasons-hu';
 import { formattersFor, type Formatters } from './format';
 import type { Sentence, SentenceContext } from './sentence-kit';
-import { sayLogLine } from './log-line';
+import { sayLogLine, type LineWords } from './log-line';
+import { sayProgress } from './progress-line';
 import { isReasonCode, type ReasonCode } from '../../../src-shared/reasons/codes';
 
 export const LOCALES = ['en', 'hu'] as const;
@@ -119,12 +120,15 @@ export function useWords() {
     return m ? t('speakers.anonymous', { number: f.value.count(Number(m[1])) }) : name;
   };
   /** A run log line in this language; the stored English text when it has no key we know (log-line.ts). */
-  const logLine = (line: Parameters<typeof sayLogLine>[0]) => sayLogLine(line, {
+  const lineWords = (): LineWords => ({
     t: (key, named, plural) => (plural === undefined ? t(key, named ?? {}) : t(key, named ?? {}, plural)),
     f: f.value, op, lane,
     reason: (code) => (isReasonCode(code) ? reason({ code }).sentence : undefined),
   });
-  return { t, locale: current, f, op, lane, state, outcome, reason, who, logLine };
+  const logLine = (line: Parameters<typeof sayLogLine>[0]) => sayLogLine(line, lineWords());
+  /** A running unit's progress message in this language; the engine's English text when it has no key we know (progress-line.ts). */
+  const progressLine = (message: Parameters<typeof sayProgress>[0]) => sayProgress(message, lineWords());
+  return { t, locale: current, f, op, lane, state, outcome, reason, who, logLine, progressLine };
 }
 
 /** The app's i18n instance, for the language switch (provided by main.ts). */

@@ -57,6 +57,7 @@ export const LOG_COUNTS_EN = {
   moments: '{n} moment | {n} moments',
   words: '{n} word | {n} words',
   entries: '{n} entry | {n} entries',
+  pages: '{n} page | {n} pages',
   voices: '{n} voice | {n} voices',
   turns: '{n} turn | {n} turns',
   chunks: '{n} chunk | {n} chunks',

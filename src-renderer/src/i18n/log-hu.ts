@@ -56,6 +56,7 @@ export const LOG_COUNTS_HU: Readonly<Record<keyof typeof LOG_COUNTS_EN, string>>
   moments: '{n} pillanat | {n} pillanat',
   words: '{n} szó | {n} szó',
   entries: '{n} bejegyzés | {n} bejegyzés',
+  pages: '{n} oldal | {n} oldal',
   voices: '{n} hang | {n} hang',
   turns: '{n} beszédrész | {n} beszédrész',
   chunks: '{n} szakasz | {n} szakasz',

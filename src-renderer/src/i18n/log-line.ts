@@ -24,7 +24,8 @@ export interface LineWords {
 }
 
 const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
-const BYTES = new Set(['bytes', 'resumedFrom']);
+// Byte counts: a log line's sizes, and a download's progress (received, total, speed per second).
+const BYTES = new Set(['bytes', 'resumedFrom', 'received', 'total', 'speed']);
 const decimals = new Map<string, Intl.NumberFormat>();
 
 function decimal(locale: string, n: number, digits: number): string {
@@ -56,10 +57,22 @@ function param(name: string, value: unknown, w: LineWords): string {
   return value;
 }
 
-export function sayLogLine(line: { text: string; key?: string | null; params?: Record<string, unknown> | null }, w: LineWords): SaidLine {
+/** A line with its English text, and the key and params it was made from when it has them. */
+export interface KeyedText { text: string; key?: string | null; params?: Record<string, unknown> | null }
+
+/**
+ * A keyed text said from the message of its key in one table (`group` is the table's path in the
+ * messages, `known` its English keys); the stored English text when the key is none or unknown.
+ * Shared by run log lines and progress messages (progress-line.ts).
+ */
+export function sayKeyed(line: KeyedText, group: string, known: object, w: LineWords): SaidLine {
   const details = line.key ? `${line.key} ${JSON.stringify(line.params ?? {})}` : null;
-  if (!line.key || !has(en.runLog.lines, line.key)) return { text: line.text, keyed: false, details };
+  if (!line.key || !has(known, line.key)) return { text: line.text, keyed: false, details };
   const named: Record<string, string> = {};
   for (const [name, value] of Object.entries(line.params ?? {})) named[name] = param(name, value, w);
-  return { text: w.t(`runLog.lines.${line.key}`, named), keyed: true, details };
+  return { text: w.t(`${group}.${line.key}`, named), keyed: true, details };
+}
+
+export function sayLogLine(line: KeyedText, w: LineWords): SaidLine {
+  return sayKeyed(line, 'runLog.lines', en.runLog.lines, w);
 }
