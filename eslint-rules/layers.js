@@ -13,7 +13,8 @@ export const LAYERS = [
   ['gates', 'policy', 'settings', 'runs', 'models', 'transcripts', 'speakers'],
   ['arbiter'],
   // pools/ sits with the engines: its PoolRuntime hands a job to a worker and returns an engine outcome.
-  ['engines', 'dispatch', 'digest', 'worker', 'pools'],
+  // units/ is the one pipeline of a unit (pick → claim → prepare → launch → follow → settle) over them.
+  ['engines', 'units', 'dispatch', 'digest', 'worker', 'pools'],
   ['explain', 'sim', 'bench'],
   ['api'],
   ['shells', 'cli', 'preload'],

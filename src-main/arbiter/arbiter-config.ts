@@ -45,9 +45,10 @@ export type UnitResult =
       /** What channel work was made of (a roll-up's digests): recorded as its output's fingerprint. */
       inputFingerprint?: string;
       /** A download's media facts from its engine's commit (the download recorder writes them). */
-      media?: DownloadedMedia;
-      record?: (now: number) => void }
-  | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number; disposition?: FailureDisposition; record?: (now: number) => void }
+      media?: DownloadedMedia }
+  | { outcome: 'failed'; code: string; params?: Record<string, unknown>; diagnostic?: string; usd?: number; disposition?: FailureDisposition;
+      /** Retry after this instant without counting an attempt (Oban's snooze); the disposition is then not used. */
+      snoozeUntil?: number }
   /**
    * Not a failure: the unit's inputs changed under it (INPUT_CHANGED), so its work goes back to
    * being derived and runs again with the new ones; no attempt counted, nothing recorded as failed

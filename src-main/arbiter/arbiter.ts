@@ -464,22 +464,40 @@ export class Arbiter {
   }
 
   /**
-   * A unit ended. The commit checks the claim's token: a holder whose lease lapsed (and whose
-   * work someone else may now hold) cannot commit over it.
+   * A unit ended, as the simulator and the tests end one: its slot freed, then its settle's writes
+   * in the caller's transaction. The host settles through units/unit-settlement.ts, which makes the
+   * same writes and frees the slot only after they committed.
    */
   complete(unit: RunningUnit, result: UnitResult, now: number): Completion {
     this.slots.free(unit);
+    this.releaseClaim(unit, result);
+    const completion = this.recordEnd(unit, result, now);
+    this.slots.unitEnded(unit, now);
+    return completion;
+  }
+
+  /**
+   * The settle's first write: the claim's token checked and the claim released. A holder whose lease
+   * lapsed (and whose work someone else may now hold) cannot commit over it: CLAIM_LAPSED.
+   */
+  releaseClaim(unit: RunningUnit, result: UnitResult): void {
     // Deleting by key and token is the token check: nothing deleted means the claim lapsed.
     if (!this.claims.release(unit.key, unit.token)) {
       throw new BacklotError('CLAIM_LAPSED', `The claim on ${unit.operation} of ${unit.itemId} lapsed before its result arrived; the result was not committed.`);
     }
     // A committed item output clears the claimed flag in the same write (WorkStore.recordOutput).
     if (result.outcome !== 'done' || operationSpec(unit.operation).scope === 'channel' || unit.operation === 'download') this.host.work.setClaimed(unit.operation, unit.itemId, false);
+  }
+
+  /**
+   * The settle's last writes: the output's recorder (or the failure's consequence) and the run's
+   * totals and log line. Returns whether the work is now deferred as failed.
+   */
+  recordEnd(unit: RunningUnit, result: UnitResult, now: number): Completion {
     let failedTerminally = false;
     switch (result.outcome) {
       case 'done': {
         const usd = result.usd ?? unit.reservedUsd;
-        result.record?.(now);
         const bytes = result.bytes ?? unit.reservedBytes;
         this.outcomes.commitOutput(unit, result.outputPath ?? null, bytes, result.jobId ?? null, result.engineFingerprint ?? null, result.inputFingerprint ?? null, now, result.media ?? null);
         this.recordInRun(() => this.runs.recordUnit(unit.runId, 'done', operationSpec(unit.operation).writesMedia ? bytes : 0, usd, unit.lane, now));
@@ -487,8 +505,7 @@ export class Arbiter {
       }
       case 'failed': {
         const usd = result.usd ?? 0;
-        result.record?.(now);
-        failedTerminally = this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now);
+        failedTerminally = this.outcomes.recordFailure(unit.operation, unit.itemId, result.code, result.disposition ?? 'retry', now, result.snoozeUntil);
         this.recordInRun(() => {
           this.runs.recordUnit(unit.runId, 'failed', 0, usd, unit.lane, now, { code: result.code, params: result.params, diagnostic: result.diagnostic });
           const line = logLine('unitFailed', { operation: unit.operation, item: unit.itemId, title: workTitle(this.host, unit.itemId), code: result.code });
@@ -510,8 +527,16 @@ export class Arbiter {
         throw new Error(`unhandled unit outcome ${JSON.stringify(never)}`);
       }
     }
-    this.slots.unitEnded(unit, now);
     return { failedTerminally };
+  }
+
+  /**
+   * After a settle: the unit's slot is free. `committed`: its end was recorded, so the slot's
+   * stretch waits for its next unit (a settle that rolled back leaves the run as it was).
+   */
+  freeSlot(unit: RunningUnit, now: number, committed: boolean): void {
+    this.slots.free(unit);
+    if (committed) this.slots.unitEnded(unit, now);
   }
 
   /** Run-record writes that failed; the outcomes they described stand. */

@@ -45,11 +45,17 @@ export class UnitOutcomes {
   /**
    * A failure's consequence: retry with backoff until the last attempt (then deferred as failed),
    * back to missing without counting an attempt, deferred as failed at once, or excluded.
+   * A snooze (`snoozeUntil`) waits until that instant as backoff with the code, no attempt counted.
    * Returns whether the work is now deferred as failed.
    */
-  recordFailure(operation: OperationId, itemId: string, code: string, disposition: FailureDisposition, now: number): boolean {
+  recordFailure(operation: OperationId, itemId: string, code: string, disposition: FailureDisposition, now: number, snoozeUntil?: number): boolean {
     const row = this.host.work.row(operation, itemId);
     if (!row) return false;
+    if (snoozeUntil !== undefined) {
+      this.host.work.recordDeferral(operation, itemId, { attempts: row.attempts, kind: 'backoff', until: snoozeUntil, code }, now);
+      this.due.forget();
+      return false;
+    }
     switch (disposition) {
       case 'requeue':
         this.host.work.recompute(operation, itemId, now);

@@ -19,7 +19,7 @@ import { openPoolTransport, type PoolTransport } from '../pools/transport/pool-t
 import { bullConnection, bullOptions, type RedisPlace } from '../pools/transport/connections';
 import { laneQueueName, poolBullPrefix } from '../pools/transport/job-schema';
 import { TEMP_DIR_NAME, prepareTemporaryOutputDir } from '../engines/commit-output';
-import { defaultOutputDir } from '../engines/executor';
+import { defaultOutputDir } from '../engines/job-paths';
 import { testAdapter } from '../engines/test-engine/adapter';
 import { runEngine, type EngineOutcome } from '../engines/runner';
 import type { JobContext } from '../engines/adapter';

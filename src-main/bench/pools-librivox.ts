@@ -15,7 +15,7 @@ import { DEFAULT_LEASE_S } from '../pools/pool-spec';
 import { openWorkerDoor } from '../pools/worker-door/door-server';
 import { openPoolTransport } from '../pools/transport/pool-transport';
 import { TEMP_DIR_NAME, prepareTemporaryOutputDir } from '../engines/commit-output';
-import { defaultOutputDir } from '../engines/executor';
+import { defaultOutputDir } from '../engines/job-paths';
 import type { JobContext } from '../engines/adapter';
 import type { ChannelRecord } from '../library/repository';
 import { librivoxRecordings } from './librivox';

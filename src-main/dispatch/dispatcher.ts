@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Host } from '../host/host';
-import { Arbiter, type ArbiterConfig, type RunningUnit, type UnitResult } from '../arbiter/arbiter';
+import { Arbiter, type ArbiterConfig, type RunningUnit } from '../arbiter/arbiter';
 import { DEFAULT_LANES, type LaneConfig } from '../arbiter/lanes';
 import { SettingsStore } from '../settings/settings-store';
 import { pruneRuns, spendWindowStart } from '../runs/history';
@@ -17,9 +17,11 @@ import { detectGpus, type GpuReport } from '../gates/gpu';
 import { sweepTemporaryOutputs, temporaryOutputDir } from '../engines/commit-output';
 import { DispatcherLock } from './lock';
 import { ManualRuns } from '../arbiter/manual-runs';
-import { BacklotError, isBacklotError } from '../../src-shared/errors';
+import { BacklotError } from '../../src-shared/errors';
 import type { OperationId } from '../../src-shared/catalog/operations';
-import { EngineExecutor } from '../engines/executor';
+import { UnitPipeline } from '../units/unit-pipeline';
+import type { UnitContext, UnitEnded } from '../units/unit-context';
+import { jobIdOf } from '../engines/job-paths';
 import { buildEngineRegistry, type EngineRegistry, type RegistryOptions } from '../engines/registry';
 import type { EngineAdapter, EngineEnvironment, EngineProfile } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
@@ -31,7 +33,6 @@ import { storageErrorCode } from '../db/storage-errors';
 import { attachAcquisition, detachAcquisition, type Acquisition } from '../gates/acquisition';
 import { calendarPeriod } from '../../src-shared/schedule/calendar-period';
 import type { PoolRuntime } from '../pools/pool-runtime';
-import { asLogMessage } from '../../src-shared/runs/log-keys';
 import { baseLane, poolOf } from '../../src-shared/catalog/pool-lanes';
 import type { LaneKey } from '../../src-shared/catalog/lanes';
 
@@ -52,13 +53,7 @@ export interface DispatcherOptions {
   poolRuntime?: PoolRuntime;
 }
 
-/** A unit that ended, as `backlot run` and the window's live list report it. */
-export interface UnitEnded {
-  unit: RunningUnit;
-  result: UnitResult;
-  failedTerminally: boolean;
-  endedAt: number;
-}
+export type { UnitEnded };
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const DISK_REFRESH_MS = 30_000;
@@ -81,7 +76,7 @@ export class Dispatcher {
   private gpu!: GpuReport;
   private env!: EngineEnvironment;
   private readonly lock: DispatcherLock;
-  private executor!: EngineExecutor;
+  private pipeline!: UnitPipeline;
   private readonly disk: SystemDiskProbe;
   /** Cooldowns, pacing, caps, the ENOSPC shortfall and the folder watcher (docs/acquisition.md). */
   readonly acquisition: Acquisition;
@@ -127,23 +122,9 @@ export class Dispatcher {
     const values = this.settings.values();
     this.env = this.environment(values);
     this.registry = await this.buildRegistry(this.env);
-    this.executor = new EngineExecutor(this.host, this.registry, this.env, {
-      complete: (unit, result) => this.complete(unit, result),
-      renew: (unit) => { this.arbiter.renew(unit, this.host.now()); },
-      log: (unit, level, line) => {
-        const m = asLogMessage(line);
-        this.arbiter.runs.log(unit.runId, this.host.now(), level, m.text, m.key ? { key: m.key, params: m.params } : undefined);
-      },
-      progress: (unit, p) => { if (this.progress.report(unit, p, this.host.now())) this.host.emit('progress-changed'); },
-      stallTimeoutMs: () => this.settings.get('engines.stallTimeoutS') * 1000,
-      preflightFailed: (unit, engineId, preflight) => {
-        if (this.registry.failPreflight(engineId, unit.operation, preflight)) this.arbiter.bindingsChanged();
-        this.host.emit('lanes-changed');
-      },
-      reserveSpend: (unit, usd) => this.arbiter.reserveUnitUsd(unit, usd, this.host.now()),
-    }, this.options.poolRuntime ?? null);
     await this.disk.refresh();
     this.arbiter = new Arbiter(this.host, this.config(values, this.registry.bindings, this.gpu));
+    this.pipeline = new UnitPipeline(this.unitContext());
     this.manual = new ManualRuns(this.host, this.arbiter);
     const pools = this.options.poolRuntime;
     if (pools) {
@@ -171,6 +152,25 @@ export class Dispatcher {
     }
     this.host.emit('lanes-changed');
     this.wake();
+  }
+
+  /** What a unit's pipeline uses of this dispatcher (units/unit-context.ts). */
+  private unitContext(): UnitContext {
+    return {
+      host: this.host,
+      arbiter: this.arbiter,
+      pools: this.options.poolRuntime ?? null,
+      progress: this.progress,
+      engines: () => ({ registry: this.registry, env: this.env }),
+      stallTimeoutMs: () => this.settings.get('engines.stallTimeoutS') * 1000,
+      stopped: () => this.stopped,
+      preflightFailed: (unit, engineId, preflight) => {
+        if (this.registry.failPreflight(engineId, unit.operation, preflight)) this.arbiter.bindingsChanged();
+        this.host.emit('lanes-changed');
+      },
+      settled: (ended) => this.settled(ended),
+      diskFull: () => this.enterDiskFull(),
+    };
   }
 
   private environment(values: SettingsValues): EngineEnvironment {
@@ -253,7 +253,7 @@ export class Dispatcher {
     for (const c of this.arbiter.claims.all()) {
       const pool = poolOf(c.lane);
       if (pool === null || c.run_id === null) continue;
-      const jobId = EngineExecutor.jobIdOf({ runId: c.run_id, operation: c.operation, key: c.key, token: c.token });
+      const jobId = jobIdOf({ runId: c.run_id, operation: c.operation, key: c.key, token: c.token });
       try {
         const answer = await pools.inquire({ pool, lane: baseLane(c.lane) as LaneKey, unitKey: c.key, claimToken: c.token, jobId });
         if (answer === 'adopt') out.set(c.key, jobId);
@@ -383,7 +383,6 @@ export class Dispatcher {
       if (this.stopped) return;
       this.registry = registry;
       this.env = env;
-      this.executor.reconfigure(registry, env);
       try {
         this.host.transaction(() => this.noteEngineFingerprints());
       } catch (e) {
@@ -420,15 +419,14 @@ export class Dispatcher {
 
   private tick(): void {
     const now = this.host.now();
-    let claimed: RunningUnit[];
     try {
-      claimed = this.host.transaction(() => {
+      // pick → claim in one transaction, then each claimed unit starts (units/unit-pipeline.ts).
+      this.pipeline.fill(now, () => {
         if (now >= this.rollupBoundary) {
           this.host.work.recomputeRollups(now);
           this.rollupBoundary = calendarPeriod(now, this.host.work.rollupPeriod()).end;
         }
         this.arbiter.advance(now);
-        return this.arbiter.fill(now);
       });
     } catch (e) {
       // The fill rolled back with its claims; a full disk holds everything until space returns.
@@ -437,8 +435,6 @@ export class Dispatcher {
       this.scheduleTimer(now);
       return;
     }
-    // Claim, commit, then start: an engine never runs on a claim that could still roll back.
-    for (const unit of claimed) this.startUnit(unit);
     this.noticeSpendCap(now);
     this.host.emit('lanes-changed');
     this.scheduleTimer(now);
@@ -490,8 +486,7 @@ export class Dispatcher {
   }
 
   private startUnit(unit: RunningUnit): void {
-    this.progress.started(unit, this.host.now());
-    this.executor.start(unit);
+    this.pipeline.start(unit);
   }
 
   private scheduleTimer(now: number): void {
@@ -506,27 +501,11 @@ export class Dispatcher {
     this.timer.unref();
   }
 
-  private complete(unit: RunningUnit, result: UnitResult): boolean {
-    if (this.stopped) return false;
-    this.progress.ended(unit);
-    let failedTerminally = false;
-    try {
-      failedTerminally = this.host.transaction(() => this.arbiter.complete(unit, result, this.host.now())).failedTerminally;
-    } catch (e) {
-      if (isBacklotError(e) && e.code === 'CLAIM_LAPSED') return false;
-      // On a full disk nothing was recorded: the claim stays until space returns (then it is
-      // released) and the work is done again; every writer holds meanwhile.
-      if (storageErrorCode(e) !== 'DISK_FULL') {
-        // Any other refusal (an engine's commit saw its input change, a constraint): the executor
-        // completes the unit as failed with it, through the same path.
-        throw e;
-      }
-      this.enterDiskFull();
-      return false;
-    }
+  /** What follows a unit's committed end (units/unit-settlement.ts): the window's events, the listeners, the notices, the next fill. */
+  private settled(ended: UnitEnded): void {
+    const { unit, result, failedTerminally } = ended;
     this.host.emit('snapshot-changed');
     this.host.emit('runs-changed');
-    const ended: UnitEnded = { unit, result, failedTerminally, endedAt: this.host.now() };
     for (const l of this.endedListeners) {
       try { l(ended); } catch { /* a listener's bug never undoes a committed unit */ }
     }
@@ -538,7 +517,6 @@ export class Dispatcher {
     // full disk in turn: an engine that says so holds every lane now (docs/reliability.md).
     if (result.outcome === 'failed' && result.code === 'DISK_FULL' && this.diskFull.confirmedByProbe()) this.enterDiskFull();
     this.wake();
-    return true;
   }
 
   private prune(): void {
@@ -583,7 +561,7 @@ export class Dispatcher {
     if (this.diskFullTimer) clearInterval(this.diskFullTimer);
     for (const i of this.intervals) clearInterval(i);
     if (!this.dispatching) return;
-    await this.executor?.stop();
+    await this.pipeline?.stop();
     if (this.host.db.open) {
       try {
         this.host.transaction(() => this.arbiter.startupSweep(this.host.now()));

@@ -4,18 +4,16 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { CommitPlan, EngineFailureReport, EngineLaunch, FailurePlan, JobContext } from './adapter';
+import type { CommitPlan, EngineFailureReport, EngineLaunch, FailurePlan, JobContext, RecordPlan } from './adapter';
 import { runEngine, type EngineCommand, type EngineSuccess } from './runner';
 import { acquisitionFor } from '../gates/acquisition';
-import { safeSegment } from './executor';
+import { safeSegment } from './job-paths';
 import { itemMarkedPath, mediaRelativePath, mediaRoot, partialDir } from '../library/media-names';
 import type { ItemRecord } from '../library/repository';
 import { progressMessage } from '../../src-shared/runs/progress-keys';
-import { BacklotError } from '../../src-shared/errors';
 import { contentFingerprint } from '../library/file-fingerprint';
 import { readListing } from '../library/listing';
 import { isNetworkFailure } from '../library/net/net-errors';
-import { applyListing } from '../library/apply-listing';
 import { LIVE_REASON } from '../library/apply-listing';
 
 /** The name a download counts under for cooldowns and caps: the platform (youtube, ...) or a feed enclosure's host. */
@@ -108,17 +106,14 @@ export async function downloadCommit(job: JobContext, outcome: EngineSuccess): P
     recordedPath: final,
     bytes: stat.size,
     media: { mediaPath: final, sizeBytes: stat.size, mtimeMs: stat.mtimeMs, fingerprint },
-    record: (ctx) => {
-      // Checked at the commit itself: another download may have committed the same name since the
-      // plan. Throwing undoes the rename (the other item's file comes back) and the unit is requeued.
-      const holder = ctx.host.library.mediaPathHolder(final, item.id);
-      if (holder !== undefined) {
-        throw new BacklotError('INPUT_CHANGED', `Another item's media took the name "${path.basename(final)}" while this one downloaded; it is committed again under its own name.`, { item: item.id, holder });
-      }
-      acquisitionFor(job.env.dataDir).downloaded(key, stat.size, item.id, ctx.now);
-      fs.rmSync(partials, { recursive: true, force: true });
-    },
+    // The name checked again at the commit itself, the cap's count, the partial removed (units/unit-recorders.ts).
+    plans: [{ kind: 'download', itemId: item.id, mediaPath: final, politenessKey: key, bytes: stat.size, partialDir: partials }],
   };
+}
+
+/** A refusal that opens or lengthens the cooldown of a platform or host. */
+function refusedPlan(key: string, code: string, retryAfterS: number | null): RecordPlan {
+  return { kind: 'politeness-refused', politenessKey: key, code, retryAfterS };
 }
 
 /** How a download's failure is disposed of (docs/architecture.md "Failures"). */
@@ -127,25 +122,16 @@ export function downloadFailure(job: JobContext, failure: EngineFailureReport): 
   const retryAfter = typeof failure.params.retryAfterS === 'number' ? failure.params.retryAfterS : null;
   switch (failure.code) {
     case 'NETWORK_REFUSED':
-      return { disposition: 'requeue', record: (ctx) => { acquisitionFor(job.env.dataDir).refused(key, failure.code, retryAfter, ctx.now); } };
+      return { disposition: 'requeue', plans: [refusedPlan(key, failure.code, retryAfter)] };
     case 'DISK_FULL':
       return {
         disposition: 'requeue',
-        record: (ctx) => {
-          fs.rmSync(itemPartialDir(job), { recursive: true, force: true });
-          acquisitionFor(job.env.dataDir).diskFull(job.item!.id, typeof failure.params.writtenBytes === 'number' ? failure.params.writtenBytes : 0, ctx.now);
-        },
+        plans: [{ kind: 'download-disk-full', itemId: job.item!.id, writtenBytes: typeof failure.params.writtenBytes === 'number' ? failure.params.writtenBytes : 0, partialDir: itemPartialDir(job) }],
       };
     case 'DAILY_CAP': {
       const until = typeof failure.params.until === 'number' ? failure.params.until : null;
-      return {
-        disposition: 'requeue',
-        // Not the item's fault and no attempt counted: it waits for the next day with the cap as its reason.
-        record: (ctx) => {
-          const row = ctx.host.work.row('download', job.item!.id);
-          if (row && until !== null) ctx.host.work.recordDeferral('download', job.item!.id, { attempts: row.attempts, kind: 'backoff', until, code: 'DAILY_CAP' }, ctx.now);
-        },
-      };
+      // Not the item's fault and no attempt counted: snoozed until the next day with the cap as its reason.
+      return until === null ? { disposition: 'requeue' } : { disposition: 'requeue', snoozeUntil: until };
     }
     case 'LIVE_NOW':
     case 'UPCOMING':
@@ -158,7 +144,7 @@ export function downloadFailure(job: JobContext, failure: EngineFailureReport): 
     case 'TIMED_OUT':
     case 'DOWNLOAD_UNREACHABLE':
       // The host's fault, not the item's: it counts toward the host's cooldown, and the item's own attempt too (docs/feeds.md).
-      return { disposition: 'retry', record: (ctx) => { acquisitionFor(job.env.dataDir).refused(key, failure.code, null, ctx.now); } };
+      return { disposition: 'retry', plans: [refusedPlan(key, failure.code, null)] };
     case 'DOWNLOAD_NOT_FOUND':
     case 'DOWNLOAD_UNAVAILABLE':
     case 'DOWNLOAD_WRONG_TYPE':
@@ -175,10 +161,7 @@ export function downloadFailure(job: JobContext, failure: EngineFailureReport): 
 /** A sync's listing: read (and checked) before the commit, applied to the library inside it. */
 export async function listingCommit(job: JobContext, outcome: EngineSuccess): Promise<CommitPlan> {
   const listing = await readListing(outcome.outputs[0].path);
-  return {
-    bytes: 0,
-    record: (ctx) => { applyListing(ctx.host, job.channel, listing, ctx.now); },
-  };
+  return { bytes: 0, plans: [{ kind: 'listing', channel: job.channel, listing }] };
 }
 
 /** A sync's failure: a refusal opens the cooldown (the sync waits, no attempt counted); the rest retry. Nothing known is touched. */
@@ -186,10 +169,10 @@ export function syncFailure(job: JobContext, failure: EngineFailureReport): Fail
   if (failure.code === 'NETWORK_REFUSED') {
     const retryAfter = typeof failure.params.retryAfterS === 'number' ? failure.params.retryAfterS : null;
     const key = job.channel.kind === 'platform' ? job.channel.platform : politenessKey(job);
-    return { disposition: 'requeue', record: (ctx) => { acquisitionFor(job.env.dataDir).refused(key, failure.code, retryAfter, ctx.now); } };
+    return { disposition: 'requeue', plans: [refusedPlan(key, failure.code, retryAfter)] };
   }
   if (isNetworkFailure(failure.code) || failure.code === 'FEED_UNREACHABLE') {
-    return { disposition: 'retry', record: (ctx) => { acquisitionFor(job.env.dataDir).refused(politenessKey(job), failure.code, null, ctx.now); } };
+    return { disposition: 'retry', plans: [refusedPlan(politenessKey(job), failure.code, null)] };
   }
   return { disposition: 'retry' };
 }

@@ -6,12 +6,14 @@ import type { SettingKey, SettingsValues } from '../../src-shared/settings/setti
 import type { EngineOutput } from '../../src-shared/protocol/engine-lines';
 import type { LogMessage } from '../../src-shared/runs/log-keys';
 import type { ProgressMessage } from '../../src-shared/runs/progress-keys';
-import type { Host } from '../host/host';
 import type { ChannelRecord, DownloadedMedia, ItemRecord } from '../library/repository';
 import type { GpuReport } from '../gates/gpu';
 import type { Preflight } from '../arbiter/lanes';
 import type { EngineCommand, EngineOutcome, EngineSuccess } from './runner';
 import type { RollupInputs } from '../work/rollup';
+import type { RecordPlan } from './record-plans';
+
+export type { RecordPlan };
 
 /** Which set of engines a host runs: the real ones, or the test engine for every operation. */
 export type EngineProfile = 'production' | 'test';
@@ -82,13 +84,6 @@ export type EngineLaunch =
   | { kind: 'worker'; key: string; command: EngineCommand; input: Record<string, unknown>; timeoutMs?: number }
   | { kind: 'in-process'; run(io: InProcessIo): Promise<EngineOutcome> };
 
-/** Inside the completion transaction: the database as the host writes it, and the clock. */
-export interface CommitContext {
-  host: Host;
-  now: number;
-  job: JobContext;
-}
-
 /** Where a successful job's outputs go and what else its commit records. */
 export interface CommitPlan {
   /** Absolute final path of each output, in the outcome's order (default: `defaultOutputDir/<name>`). */
@@ -104,8 +99,12 @@ export interface CommitPlan {
    * on the item, never a write of the adapter's own (docs/architecture.md "One writer per column").
    */
   media?: DownloadedMedia;
-  /** Extra writes in the same transaction as the output's record (items from a listing, search rows...). */
-  record?(ctx: CommitContext): void;
+  /**
+   * What else the output means, as data (items from a listing, search rows, a cleared checkpoint):
+   * each plan is written by its kind's recorder in the settle transaction, in this order
+   * (units/unit-recorders.ts); a recorder that refuses (INPUT_CHANGED) rolls the settle back whole.
+   */
+  plans?: RecordPlan[];
 }
 
 /** A failure's consequence beyond "retry with backoff". */
@@ -126,8 +125,14 @@ export interface FailurePlan {
    * this until the settings change or the host restarts, instead of failing every item one by one.
    */
   preflight?: Extract<Preflight, { ok: false }>;
-  /** Extra writes in the failure's transaction (a cooldown opened on the platform). */
-  record?(ctx: CommitContext): void;
+  /** What the failure means beyond the work row, as data (a cooldown opened on the platform), recorded in its settle transaction. */
+  plans?: RecordPlan[];
+  /**
+   * Retry after this instant (epoch seconds) without counting an attempt: Oban's snooze (a platform's
+   * daily cap that lets go tomorrow). The work waits as backoff with the failure's code; the
+   * disposition is then not used.
+   */
+  snoozeUntil?: number;
   /** Money the failed attempt still cost (a remote answer that came back malformed): counted on its run and against the cap. */
   usd?: number;
 }

@@ -1,7 +1,7 @@
 // The engine registry: the list of adapters (one line per engine) and, for a host, which of them are
 // enabled (`engines.<operation>`), what their preflight says and how they bind to lanes. The arbiter
-// sees one binding per (operation, lane); the executor picks the engine for each unit among the
-// binding's engines (docs/architecture.md "Engines").
+// sees one binding per (operation, lane); the prepare step (units/unit-prepare.ts) picks the engine
+// for each unit among the binding's engines (docs/architecture.md "Engines").
 import { CATALOG, operationSpec, type Lane, type OperationId } from '../../src-shared/catalog/operations';
 import { engineSettingKey, type SettingKey } from '../../src-shared/settings/settings-schema';
 import type { ChannelRecord, ItemRecord } from '../library/repository';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE_NAME } from '../db/connection';
 import type { Preflight } from '../arbiter/lanes';
-import type { CommitPlan, EngineAdapter, FailurePlan, EngineFailureReport } from './adapter';
+import type { CommitPlan, EngineAdapter, FailurePlan, EngineFailureReport, JobContext } from './adapter';
 import { nodeProgram } from './program-command';
 import { sherpaFingerprint, sherpaPreflight } from '../speakers/sherpa/sherpa-models';
 import { ProfileStore } from '../speakers/profiles/profile-store';
@@ -55,15 +55,8 @@ export function speakerFailure(failure: EngineFailureReport): FailurePlan {
  * A new diarization of an item: its old clusters' assignments are dropped and what was built on
  * them (who the voices are, who said which words) is done again. Every diarize engine commits so.
  */
-export function diarizationCommit(): CommitPlan {
-  return {
-    record({ host, now, job }) {
-      if (!job.item) return;
-      new ProfileStore(host.db, host.work).diarizationReplaced(job.item.id);
-      host.work.supersede('attribute-voices', job.item.id, now);
-      host.work.supersede('attribute-words', job.item.id, now);
-    },
-  };
+export function diarizationCommit(job: JobContext): CommitPlan {
+  return { plans: job.item ? [{ kind: 'diarization', itemId: job.item.id }] : [] };
 }
 
 /**
@@ -89,7 +82,7 @@ export function sherpaDiarizeAdapter(provider: 'cpu' | 'gpu', program: string, s
       command: nodeProgram(program),
       input: { media: job.inputs.download ?? job.item?.media_path ?? '', modelsDir: job.env.modelsDir },
     }),
-    commit: () => diarizationCommit(),
+    commit: (job) => diarizationCommit(job),
     failure: (_job, failure) => speakerFailure(failure),
   };
 }

@@ -1,14 +1,14 @@
 // How an engine whose output is a transcript record commits it (docs/transcripts.md "Writers"): the
-// record is read and validated before the transaction, and indexed for search inside it, so the
-// sidecar, its work row and its search rows commit together or not at all. The transcribe engines
-// and attribute-words (word-turn-merge) return this from their adapter's commit().
+// record is read and validated before the transaction, and handed as a `transcript` record plan
+// that the settle step indexes inside it, so the sidecar, its work row and its search rows commit
+// together or not at all. The transcribe engines and attribute-words (word-turn-merge) return this
+// from their adapter's commit().
 import path from 'node:path';
 import type { CommitPlan, JobContext } from './adapter';
 import type { EngineSuccess } from './runner';
 import { BacklotError } from '../../src-shared/errors';
 import { readTranscriptFile } from '../transcripts/current-transcript';
-import { indexTranscript, type TranscriptOperation } from '../transcripts/search-index';
-import { profileNameSource } from '../transcripts/speaker-names';
+import type { TranscriptOperation } from '../transcripts/search-index';
 
 export function transcriptCommitPlan(job: JobContext, outcome: EngineSuccess, operation: TranscriptOperation, outputName = 'transcript'): CommitPlan {
   const item = job.item;
@@ -21,8 +21,6 @@ export function transcriptCommitPlan(job: JobContext, outcome: EngineSuccess, op
   return {
     finals,
     recordedPath: finals[index],
-    record: (ctx) => {
-      indexTranscript(ctx.host, item.id, record, { operation, path: finals[index] }, { names: profileNameSource(ctx.host), now: ctx.now });
-    },
+    plans: [{ kind: 'transcript', itemId: item.id, operation, path: finals[index], record }],
   };
 }

@@ -21,7 +21,7 @@ export interface RemoveResult {
   sharedFiles: number;
 }
 
-/** The same safe segment the executor names job folders with (engines/executor.ts safeSegment). */
+/** The same safe segment job folders are named with (engines/job-paths.ts safeSegment). */
 function segment(id: string): string {
   const clean = id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64);
   return clean === id ? id : `${clean}-${createHash('sha1').update(id).digest('hex').slice(0, 8)}`;

@@ -30,7 +30,7 @@ export function withErrorScope<T>(scope: ErrorScope, fn: () => T): T {
 }
 
 /**
- * For the engine executor: run a unit's callbacks in its run's scope, so an error that escapes
+ * For the unit pipeline: run a unit's callbacks in its run's scope, so an error that escapes
  * them is logged with the run (`withRunScope(unit.runId, 'transcribe c1/i9', () => ...)`).
  */
 export function withRunScope<T>(runId: number, label: string, fn: () => T): T {

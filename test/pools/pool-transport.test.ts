@@ -21,7 +21,7 @@ import { bullOptions, workerPlace } from '../../src-main/pools/transport/connect
 import { RESULT_FORMAT, poolBullPrefix, type PoolJob, type PoolResult } from '../../src-main/pools/transport/job-schema';
 import type { PoolLaneState } from '../../src-main/pools/pool-runtime';
 import { TEMP_DIR_NAME, prepareTemporaryOutputDir } from '../../src-main/engines/commit-output';
-import { defaultOutputDir } from '../../src-main/engines/executor';
+import { defaultOutputDir } from '../../src-main/engines/job-paths';
 import { testAdapter } from '../../src-main/engines/test-engine/adapter';
 import { runEngine, type EngineOutcome } from '../../src-main/engines/runner';
 import { defaultSettings } from '../../src-shared/settings/settings-schema';

@@ -21,7 +21,7 @@ import { openPoolTransport, type PoolTransport } from '../../src-main/pools/tran
 import { bullOptions } from '../../src-main/pools/transport/connections';
 import { poolBullPrefix } from '../../src-main/pools/transport/job-schema';
 import { TEMP_DIR_NAME, prepareTemporaryOutputDir } from '../../src-main/engines/commit-output';
-import { defaultOutputDir } from '../../src-main/engines/executor';
+import { defaultOutputDir } from '../../src-main/engines/job-paths';
 import { defaultSettings, type SettingsValues } from '../../src-shared/settings/settings-schema';
 import type { JobContext } from '../../src-main/engines/adapter';
 import type { EngineOutcome } from '../../src-main/engines/runner';

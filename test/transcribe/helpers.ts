@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CommitPlan, EngineAdapter, EngineEnvironment, JobContext } from '../../src-main/engines/adapter';
+import { recordPlans } from '../../src-main/units/unit-recorders';
 import { Host } from '../../src-main/host/host';
 import type { EngineOutcome, RunEngineOptions } from '../../src-main/engines/runner';
 import { runEngine } from '../../src-main/engines/runner';
@@ -114,8 +115,9 @@ export async function runJob(adapter: EngineAdapter, job: JobContext, workers: E
 }
 
 /**
- * Runs a commit plan's record() as the host does at a unit's end: in a transaction on the job's
- * library, where the job's channel and item exist (the search index records the transcript there).
+ * Records a commit plan's record plans as the settle step does at a unit's end (units/unit-recorders.ts):
+ * in a transaction on the job's library, where the job's channel and item exist (the search index
+ * records the transcript there).
  */
 export function recordInHost(job: JobContext, plan: CommitPlan): void {
   const host = new Host({ databaseFile: path.join(job.env.dataDir, 'backlot.sqlite') });
@@ -123,7 +125,7 @@ export function recordInHost(job: JobContext, plan: CommitPlan): void {
     host.transaction(() => {
       if (!host.library.channel(job.channel.id)) host.library.addChannel({ id: job.channel.id, kind: job.channel.kind, platform: job.channel.platform, title: job.channel.title, source: job.channel.source }, 0);
       if (job.item && !host.library.item(job.item.id)) host.library.addItem({ ...job.item }, 0);
-      plan.record?.({ host, now: host.now(), job });
+      recordPlans(plan.plans ?? [], { host, dataDir: job.env.dataDir, now: host.now() });
     });
   } finally {
     host.close();

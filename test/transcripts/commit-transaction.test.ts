@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Dispatcher } from '../../src-main/dispatch/dispatcher';
 import type { Host } from '../../src-main/host/host';
 import type { GpuReport } from '../../src-main/gates/gpu';
-import { defaultOutputDir } from '../../src-main/engines/executor';
+import { defaultOutputDir } from '../../src-main/engines/job-paths';
 import { indexTranscript } from '../../src-main/transcripts/search-index';
 import { searchTranscripts } from '../../src-main/transcripts/search';
 import { currentTranscript } from '../../src-main/transcripts/current-transcript';
@@ -56,20 +56,23 @@ describe('transcript commit and search index', () => {
     addItem(host, 'pods', 'bad', 'A doomed episode');
     // 'bad' was transcribed before (by another means); its old text is in the index.
     indexTranscript(host, 'bad', recordOf([segmentOf('An old transcript about gardening.', 0)]), { operation: 'transcribe', path: null });
-    // The work row of 'bad' refuses its output, as a full disk or a broken file would: after record() ran.
+    // Each index write, seen inside its transaction: what 'bad' wrote there must be gone after the rollback.
+    // The work row is written after the transcript's recorder (units/unit-settlement.ts): its trigger
+    // counts the new text's segments there, then refuses the output, as a full disk or a broken file would.
+    const writes: { item: string; foundInside: number }[] = [];
+    host.db.function('seen', (item: unknown, found: unknown) => { writes.push({ item: String(item), foundInside: Number(found) }); return null; });
     host.db.exec(`CREATE TRIGGER refuse_bad BEFORE UPDATE OF output_path ON work
                   WHEN new.item_id = 'bad' AND new.operation = 'transcribe' AND new.output_path IS NOT NULL
-                  BEGIN SELECT RAISE(ABORT, 'the work row refused the output'); END`);
+                  BEGIN
+                    SELECT seen(new.item_id, (SELECT count(*) FROM search_segments WHERE item_id = 'bad' AND text LIKE '%volcanoes%'));
+                    SELECT RAISE(ABORT, 'the work row refused the output');
+                  END`);
 
     const records = new Map<string, unknown>([
       ['good', recordOf([segmentOf('Welcome to the orchard, where apples grow.', 0.5, 'prof-1')])],
       ['bad', recordOf([segmentOf('A new transcript about volcanoes.', 0.5)])],
     ]);
-    // Each index write, seen inside its transaction: what 'bad' wrote there must be gone after the rollback.
-    const writes: { item: string; foundInside: number }[] = [];
-    const adapter = transcriptTestAdapter(records, (item) => {
-      writes.push({ item, foundInside: searchTranscripts(host.db, item === 'bad' ? 'volcanoes' : 'orchard').length });
-    });
+    const adapter = transcriptTestAdapter(records);
     // Only this transcribe engine runs: the library's other operations have none enabled.
     const settings = new SettingsStore(host.db);
     for (const op of OPERATION_IDS) if (op !== 'transcribe') settings.set(engineSettingKey(op), []);

@@ -11,7 +11,7 @@ import { splitSentences } from '../../digest/sentences';
 import { planRemoteDigest } from '../../digest/remote/plan';
 import { PROMPT_VERSION } from '../../digest/remote/prompt';
 import { readApiKey, remoteCostModel, remotePreflight, remoteShape } from '../../digest/remote/settings';
-import { recordUsage, spentFrom } from '../../digest/usage';
+import { spentFrom } from '../../digest/usage';
 import { digestFailure } from '../../digest/failures';
 
 const PROGRAM = engineProgram('openai-compatible');
@@ -77,17 +77,15 @@ export const openAiCompatibleAdapter: EngineAdapter = {
     return {
       // A report that is no count (Infinity, negative) is charged at the unit's reservation, never $0 (docs/security.md).
       usd: spent?.usd ?? job.budgetUsd ?? 0,
-      record: (ctx) => {
-        if (spent) recordUsage(ctx.host.db, { t: ctx.now, engine: OPENAI_COMPATIBLE_ID, operation: 'digest', itemId: job.item?.id ?? '', jobId: job.jobId, outcome: 'done', ...spent });
-      },
+      plans: spent ? [{ kind: 'usage', usage: { engine: OPENAI_COMPATIBLE_ID, operation: 'digest', itemId: job.item?.id ?? '', jobId: job.jobId, outcome: 'done', ...spent } }] : [],
     };
   },
   failure: (job, failure) => {
     const spent = spentFrom(failure.params.spent);
     const unreadable = failure.params.spent !== undefined && spent === null;
-    const paid: Pick<FailurePlan, 'usd' | 'record'> = spent && spent.requests > 0 ? {
+    const paid: Pick<FailurePlan, 'usd' | 'plans'> = spent && spent.requests > 0 ? {
       usd: spent.usd,
-      record: (ctx) => recordUsage(ctx.host.db, { t: ctx.now, engine: OPENAI_COMPATIBLE_ID, operation: 'digest', itemId: job.item?.id ?? '', jobId: job.jobId, outcome: 'failed', ...spent }),
+      plans: [{ kind: 'usage', usage: { engine: OPENAI_COMPATIBLE_ID, operation: 'digest', itemId: job.item?.id ?? '', jobId: job.jobId, outcome: 'failed', ...spent } }],
     } : unreadable && job.budgetUsd !== null ? { usd: job.budgetUsd } : {};
     switch (failure.code) {
       case 'REMOTE_AUTH':

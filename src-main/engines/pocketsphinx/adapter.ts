@@ -6,7 +6,7 @@ import { engineProgram } from '../program-file';
 import { nodeProgram } from '../program-command';
 import { transcriptCommitPlan } from '../transcript-commit';
 import {
-  clearCheckpoint, mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
+  mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
 } from '../transcribe-kit/transcribe-adapter';
 import { chooseVariant, detectVariants, modelHash, type SphinxVariant } from './variants';
 
@@ -73,7 +73,7 @@ export const pocketsphinxAdapter: EngineAdapter = {
   },
   async commit(job, outcome) {
     const fingerprint = `${POCKETSPHINX_ID}@${await fingerprintOf(job.env)}`;
-    return withCheckpointCleared(transcriptCommitPlan(job, outcome, 'transcribe'), () => clearCheckpoint(job, fingerprint));
+    return withCheckpointCleared(transcriptCommitPlan(job, outcome, 'transcribe'), job, fingerprint);
   },
   failure: (_job, failure) => transcribeFailure(failure),
 };

@@ -3,7 +3,7 @@
 // one, converted into the transcript record; the local engines take every other item, and any item
 // this engine could not read (a 404, a malformed file, no subtitles), where the channel's setting
 // allows. It rides on every lane transcription runs on (adapter.ts `ridesEveryLane`).
-import type { EngineAdapter, EngineEnvironment, EngineLaunch, FailurePlan, JobContext } from '../adapter';
+import type { EngineAdapter, EngineEnvironment, EngineLaunch, FailurePlan, JobContext, RecordPlan } from '../adapter';
 import type { ChannelRecord, ItemRecord } from '../../library/repository';
 import { engineProgram } from '../program-file';
 import { nodeProgram } from '../program-command';
@@ -71,15 +71,15 @@ function jobInput(job: JobContext): PublisherInput {
 }
 
 /** Remembers on the item that this source's transcript could not be had (the one writer of transcript_fallback). */
-function rememberRefusal(job: JobContext, code: string): NonNullable<FailurePlan['record']> {
+function rememberRefusal(job: JobContext, code: string): RecordPlan[] {
   const item = job.item!;
   const t = target(job.channel, item, job.env);
   const fallback: TranscriptFallback = { code, url: t?.url ?? item.url ?? '', ...(t?.autoCaptions ? { autoCaptions: true } : {}) };
-  return (ctx) => ctx.host.library.setTranscriptFallback(item.id, JSON.stringify(fallback));
+  return [{ kind: 'transcript-fallback', itemId: item.id, fallback: JSON.stringify(fallback) }];
 }
 
 function fallBack(job: JobContext, code: string): FailurePlan {
-  return { disposition: 'requeue', record: rememberRefusal(job, code) };
+  return { disposition: 'requeue', plans: rememberRefusal(job, code) };
 }
 
 /** The source's half of a job: the program in `outputDir` (a platform's at the pace of its downloads). */
@@ -121,7 +121,7 @@ export const publisherTranscriptAdapter: EngineAdapter = {
     return sourceLaunch(job, input);
   },
   commit: (job, outcome) => (ranAsBoth(job)
-    ? bothCommit(job, outcome, (code) => (FALL_BACK.has(code) ? rememberRefusal(job, code) : undefined))
+    ? bothCommit(job, outcome, (code) => (FALL_BACK.has(code) ? rememberRefusal(job, code) : []))
     : transcriptCommitPlan(job, outcome, 'transcribe')),
   failure: (job, failure) => {
     // Not the source's fault and not the item's: tried again as it was.

@@ -5,11 +5,11 @@
 // cannot be had, the local one is the item's transcript and the refusal is remembered.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { CommitPlan, EngineLaunch, InProcessIo, JobContext } from '../adapter';
+import type { CommitPlan, EngineLaunch, InProcessIo, JobContext, RecordPlan } from '../adapter';
 import { runEngine, type EngineCommand, type EngineFailure, type EngineOutcome, type EngineSuccess } from '../runner';
 import type { EngineOutput } from '../../../src-shared/protocol/engine-lines';
 import { transcriptCommitPlan } from '../transcript-commit';
-import { clearCheckpoint, mediaOf, transcribeJobInput } from '../transcribe-kit/transcribe-adapter';
+import { checkpointPlans, mediaOf, transcribeJobInput } from '../transcribe-kit/transcribe-adapter';
 import { pocketsphinxJobFingerprint, POCKETSPHINX_ID, sphinxVariant } from '../pocketsphinx/adapter';
 import { engineProgram } from '../program-file';
 import { nodeProgram } from '../program-command';
@@ -82,20 +82,13 @@ function cancelled(): EngineFailure {
 }
 
 /**
- * The unit's commit: the item's transcript and its search rows; the local checkpoint cleared; and,
- * when the source refused, the refusal remembered (`remember`) in the same transaction.
+ * The unit's commit: the item's transcript and its search rows; when the source refused, the
+ * refusal remembered (`remember`); then the local checkpoint cleared, all in the settle transaction.
  */
-export async function bothCommit(job: JobContext, outcome: EngineSuccess, remember: (code: string) => CommitPlan['record'] | undefined): Promise<CommitPlan> {
+export async function bothCommit(job: JobContext, outcome: EngineSuccess, remember: (code: string) => RecordPlan[]): Promise<CommitPlan> {
   const plan = transcriptCommitPlan(job, outcome, 'transcribe');
   const fingerprint = await pocketsphinxJobFingerprint(job.env);
   const refusal = sourceRefusals.get(job) ?? null;
-  const extra = refusal === null ? undefined : remember(refusal);
-  return {
-    ...plan,
-    record: (ctx) => {
-      plan.record?.(ctx);
-      extra?.(ctx);
-      clearCheckpoint(job, fingerprint);
-    },
-  };
+  const extra = refusal === null ? [] : remember(refusal);
+  return { ...plan, plans: [...(plan.plans ?? []), ...extra, ...checkpointPlans(job, fingerprint)] };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { engineProgram } from '../program-file';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
-import { safeSegment } from '../executor';
+import { safeSegment } from '../job-paths';
 import { EXTRACTIVE_MODEL } from '../../digest/extractive';
 import { digestFailure } from '../../digest/failures';
 

@@ -2,8 +2,7 @@
 // media, build the job input the shared chunk loop reads, place checkpoints on the data folder, and
 // map the loop's refusals to dispositions. An engine adds only its decoder and its preflight.
 import path from 'node:path';
-import type { CommitPlan, EngineEnvironment, EngineFailureReport, FailurePlan, JobContext } from '../adapter';
-import { checkpointKey, CheckpointStore } from './checkpoint';
+import type { CommitPlan, EngineEnvironment, EngineFailureReport, FailurePlan, JobContext, RecordPlan } from '../adapter';
 
 /** Checkpoints of unfinished transcriptions: on the data folder, never in the swept temp folder. */
 export function checkpointDirOf(dataDir: string): string {
@@ -23,26 +22,19 @@ export function transcribeJobInput(job: JobContext, engineId: string, fingerprin
   };
 }
 
-/** Called in the output's commit: the transcription is done, its checkpoint has served. */
-export function clearCheckpoint(job: JobContext, fingerprint: string): void {
-  const media = mediaOf(job);
-  if (!media || !job.item) return;
-  const key = checkpointKey({ itemId: job.item.id, mediaPath: media, engine: fingerprint });
-  new CheckpointStore(checkpointDirOf(job.env.dataDir), key).clear();
-}
-
 /**
- * A transcribe engine's commit: the transcript and its search rows (transcript-commit.ts), and the
+ * A transcribe engine's commit: the transcript and its search rows (transcript-commit.ts), then the
  * chunk checkpoint removed once the output is recorded (a crash before that keeps it: resumable).
  */
-export function withCheckpointCleared(plan: CommitPlan, clear: () => void): CommitPlan {
-  return {
-    ...plan,
-    record: (ctx) => {
-      plan.record?.(ctx);
-      clear();
-    },
-  };
+export function withCheckpointCleared(plan: CommitPlan, job: JobContext, fingerprint: string): CommitPlan {
+  return { ...plan, plans: [...(plan.plans ?? []), ...checkpointPlans(job, fingerprint)] };
+}
+
+/** The `transcribe-checkpoint` plan of a job's checkpoint (none without media or an item). */
+export function checkpointPlans(job: JobContext, fingerprint: string): RecordPlan[] {
+  const media = mediaOf(job);
+  if (!media || !job.item) return [];
+  return [{ kind: 'transcribe-checkpoint', itemId: job.item.id, mediaPath: media, engine: fingerprint }];
 }
 
 /** Refusals that retrying cannot mend fail the item at once; the rest retry with backoff. */

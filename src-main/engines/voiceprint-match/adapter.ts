@@ -1,14 +1,14 @@
 // The voiceprint-match attribute-voices engine (docs/speakers.md): the host snapshots the
 // voiceprints into the job's folder, the engine proposes cluster-to-profile matches, and the
-// commit writes the profile tables in the output's transaction (ProfileStore.commitItem).
+// commit hands them as a `voices` plan, written to the profile tables in the output's settle
+// transaction (units/unit-recorders.ts, ProfileStore.commitItem).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { engineProgram } from '../program-file';
 import { readProfiles, speakerFailure } from '../speaker-adapters';
-import { commitVoices, readVoicesOutput, writeProfilesSnapshot } from '../../speakers/host-side';
-import { ProfileStore } from '../../speakers/profiles/profile-store';
+import { readVoicesOutput, writeProfilesSnapshot } from '../../speakers/host-side';
 import { XVECTOR_MODEL_NAME } from '../../speakers/jobs/diarize-job';
 
 const PROGRAM = engineProgram('voiceprint-match');
@@ -45,11 +45,7 @@ export const voiceprintMatchAdapter: EngineAdapter = {
   commit(job, outcome) {
     // Read before the commit moves the file; written inside the output's transaction.
     const voices = readVoicesOutput(outcome.outputs[0].path);
-    return {
-      record({ host, now }) {
-        if (job.item) commitVoices(new ProfileStore(host.db, host.work), job.item.id, voices, now);
-      },
-    };
+    return { plans: job.item ? [{ kind: 'voices', itemId: job.item.id, voices }] : [] };
   },
   failure: (_job, failure) => speakerFailure(failure),
 };

@@ -46,6 +46,6 @@ export const voskXvectorAdapter: EngineAdapter = {
       threshold: job.env.settings['speakers.diarizeThreshold'],
     },
   }),
-  commit: () => diarizationCommit(),
+  commit: (job) => diarizationCommit(job),
   failure: (_job, failure) => speakerFailure(failure),
 };

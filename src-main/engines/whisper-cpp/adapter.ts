@@ -12,7 +12,7 @@ import { MODEL_CATALOG, type CatalogModel } from '../../../src-shared/models/mod
 import { nodeProgram } from '../program-command';
 import { transcriptCommitPlan } from '../transcript-commit';
 import {
-  clearCheckpoint, mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
+  mediaOf, transcribeFailure, transcribeJobInput, withCheckpointCleared,
 } from '../transcribe-kit/transcribe-adapter';
 import { bindingVersion, buildInstalled, wantedBuild } from './whisper-build';
 
@@ -103,8 +103,7 @@ function whisperAdapter(id: 'whisper.cpp' | 'whisper.cpp-cpu', lane: 'gpu' | 'cp
       };
     },
     commit(job, outcome) {
-      const fp = jobFingerprint(job);
-      return withCheckpointCleared(transcriptCommitPlan(job, outcome, 'transcribe'), () => clearCheckpoint(job, fp));
+      return withCheckpointCleared(transcriptCommitPlan(job, outcome, 'transcribe'), job, jobFingerprint(job));
     },
     failure(_job, failure) {
       if (failure.code === 'MODEL_MISSING') {

@@ -2,9 +2,7 @@
 // profile ids of the turns they fall in. The cluster-to-profile map is read when the job is built;
 // an attribute-voices commit afterwards supersedes this output, so it is redone with the new map,
 // and one that lands while this job runs makes its commit refuse (INPUT_CHANGED: back to missing).
-import { BacklotError } from '../../../src-shared/errors';
-import { ProfileStore } from '../../speakers/profiles/profile-store';
-import type { JobContext } from '../adapter';
+import type { JobContext, RecordPlan } from '../adapter';
 import type { EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { engineProgram } from '../program-file';
@@ -36,16 +34,9 @@ export const wordTurnMergeAdapter: EngineAdapter = {
   // The labelled transcript and its search rows (with the speakers' names) commit together.
   commit: (job, outcome) => {
     const plan = transcriptCommitPlan(job, outcome, 'attribute-words');
-    return {
-      ...plan,
-      record: (ctx) => {
-        const now = JSON.stringify(job.item ? speakerMapFor(new ProfileStore(ctx.host.db), job.item.id) : {});
-        if (now !== mapsUsed.get(job)) {
-          throw new BacklotError('INPUT_CHANGED', 'The speakers of this item changed while their words were being attributed; it is done again with the new ones.', { item: job.item?.id ?? null });
-        }
-        plan.record?.(ctx);
-      },
-    };
+    // The map is checked first in the settle transaction: if it moved, nothing is recorded (INPUT_CHANGED).
+    const check: RecordPlan[] = job.item ? [{ kind: 'speaker-map-unchanged', itemId: job.item.id, used: mapsUsed.get(job) ?? '' }] : [];
+    return { ...plan, plans: [...check, ...(plan.plans ?? [])] };
   },
   failure: (_job, failure) => speakerFailure(failure),
 };
