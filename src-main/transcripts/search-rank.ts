@@ -3,6 +3,7 @@
 // term, bm25 orders a segment by how often the term occurs in it and by the segment's length; a match
 // that occurs once ranks by its length alone, and the repeats index names the few that occur more.
 import type { Db } from '../db/connection';
+import { MAX_KEPT_COUNT, countSuffix } from '../db/search-repeats';
 
 // bm25's constants in SQLite's FTS5 (its fts5Bm25Function); the score is -idf * relevance.
 const K1 = 1.2;
@@ -11,7 +12,7 @@ const B = 0.75;
 /** Rowids per block of the length cache; a block is read in one range scan. */
 const BLOCK = 4096;
 /** More segments repeating the term than this in the window: rank them the usual way. */
-const MAX_REPEATED = 400;
+const MAX_REPEATED = 2_000;
 /** Relevances closer than this (relative) could meet once multiplied by the idf: rank the usual way. */
 const TIE_EPSILON = 1e-12;
 
@@ -155,26 +156,41 @@ function rankWindow(db: Db, query: ClassRankQuery, tokensOf: (texts: string[]) =
   const lengths = lengthsOf(db, ids);
   if (!lengths) return null;
 
-  // The window's segments that may hold the term more than once (the repeats index names a superset).
+  // The window's segments that hold the term more than once, with their count (the repeats index).
   const inWindow = new Map<number, number>();
   ids.forEach((id, i) => inWindow.set(id, i));
-  const repeated = (q.repeats.all(query.prefix ? `${quoted(query.token)} *` : quoted(query.token), ids[ids.length - 1], ids[0]) as number[])
-    .filter((id) => inWindow.has(id));
-  if (repeated.length > MAX_REPEATED) return null;
-  const isRepeated = new Set(repeated);
-
+  const counts = new Map<number, number>();
+  const uncounted: number[] = [];
+  for (let n = 2; n <= MAX_KEPT_COUNT + 1; n++) {
+    const token = (query.prefix ? `_${query.token}` : query.token) + countSuffix(n);
+    for (const id of q.repeats.all(quoted(token), ids[ids.length - 1], ids[0]) as number[]) {
+      if (!inWindow.has(id)) continue;
+      if (n > MAX_KEPT_COUNT) uncounted.push(id);
+      else counts.set(id, n);
+    }
+  }
+  if (counts.size + uncounted.length > MAX_REPEATED) return null;
+  if (uncounted.length > 0) {
+    // Said more than MAX_KEPT_COUNT times: counted in the text, read as the index reads it.
+    const rows = q.texts.all(JSON.stringify(uncounted)) as [number, string][];
+    if (rows.length !== uncounted.length) return null;
+    const words = tokensOf(rows.map((r) => r[1]));
+    for (let k = 0; k < rows.length; k++) {
+      counts.set(rows[k][0], words[k].filter((w) => (query.prefix ? w.startsWith(query.token) : w === query.token)).length);
+    }
+  }
   // Every other match holds the term once: the shortest rank first, equal lengths newest first.
   let maxLength = 0;
-  for (let i = 0; i < ids.length; i++) if (!isRepeated.has(ids[i]) && lengths[i] > maxLength) maxLength = lengths[i];
+  for (let i = 0; i < ids.length; i++) if (!counts.has(ids[i]) && lengths[i] > maxLength) maxLength = lengths[i];
   const perLength = new Uint32Array(maxLength + 1);
-  for (let i = 0; i < ids.length; i++) if (!isRepeated.has(ids[i])) perLength[lengths[i]]++;
+  for (let i = 0; i < ids.length; i++) if (!counts.has(ids[i])) perLength[lengths[i]]++;
   let cut = 0;
   let below = 0;
   while (cut <= maxLength && below + perLength[cut] < query.limit) below += perLength[cut++];
   const candidates: { id: number; tf: number; d: number }[] = [];
   let atCut = 0;
   for (let i = 0; i < ids.length; i++) {
-    if (isRepeated.has(ids[i])) continue;
+    if (counts.has(ids[i])) continue;
     if (lengths[i] < cut) candidates.push({ id: ids[i], tf: 1, d: lengths[i] });
     else if (lengths[i] === cut && atCut < query.limit - below) {
       candidates.push({ id: ids[i], tf: 1, d: lengths[i] });
@@ -182,16 +198,9 @@ function rankWindow(db: Db, query: ClassRankQuery, tokensOf: (texts: string[]) =
     }
   }
 
-  // The repeating ones: count the term in their text, read as the index reads it.
-  if (repeated.length > 0) {
-    const rows = q.texts.all(JSON.stringify(repeated)) as [number, string][];
-    const words = tokensOf(rows.map((r) => r[1]));
-    if (rows.length !== repeated.length) return null;
-    for (let k = 0; k < rows.length; k++) {
-      const tf = words[k].filter((w) => (query.prefix ? w.startsWith(query.token) : w === query.token)).length;
-      if (tf === 0) return null; // the text does not read as the index read it: rank the usual way
-      candidates.push({ id: rows[k][0], tf, d: lengths[inWindow.get(rows[k][0])!] });
-    }
+  for (const [id, tf] of counts) {
+    if (tf < 2) return null; // the text does not read as the index read it: rank the usual way
+    candidates.push({ id, tf, d: lengths[inWindow.get(id)!] });
   }
 
   const scored = candidates.map((c) => ({ id: c.id, r: relevance(c.tf, c.d, avgdl), key: `${c.tf}:${c.d}` }));

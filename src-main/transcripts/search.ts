@@ -9,7 +9,7 @@ import { wordReader } from '../db/search-pairs';
 import { anonymousSpeakerLabel } from '../../src-shared/transcript/speakers';
 import { scopeToken } from './search-index';
 import { rankByClass } from './search-rank';
-import { MIN_SHARED_PREFIX } from '../db/search-repeats';
+import { PREFIX_CLASS_MAX, PREFIX_CLASS_MIN } from '../db/search-repeats';
 
 export interface SearchOptions {
   /** Only segments whose speaker shows under this label (case and accents as typed are folded). */
@@ -130,12 +130,13 @@ interface SearchPlan {
   single?: { token: string; prefix: boolean };
 }
 
-/** The one token a one-term query reads as, when it reads as one (a prefix needs MIN_SHARED_PREFIX letters). */
+/** The one token a one-term query reads as, when it reads as one (a prefix of 3 to 6 letters: the repeats index's counts). */
 function singleTerm(db: Db, node: SearchQueryNode): SearchPlan['single'] {
   if (node.kind !== 'term') return undefined;
   const tokens = wordReader(db).words([node.term.text])[0];
   if (tokens.length !== 1) return undefined;
-  if (node.term.prefix && Array.from(tokens[0]).length < MIN_SHARED_PREFIX) return undefined;
+  const letters = Array.from(tokens[0]).length;
+  if (node.term.prefix && (letters < PREFIX_CLASS_MIN || letters > PREFIX_CLASS_MAX)) return undefined;
   return { token: tokens[0], prefix: node.term.prefix };
 }
 
