@@ -2,6 +2,7 @@
 // same best hits bm25 gives among the window's newest matches, without scoring each match. For one
 // term, bm25 orders a segment by how often the term occurs in it and by the segment's length; a match
 // that occurs once ranks by its length alone, and the repeats index names the few that occur more.
+import { Buffer } from 'node:buffer';
 import type { Db } from '../db/connection';
 import { MAX_KEPT_COUNT, countSuffix } from '../db/search-repeats';
 
@@ -11,6 +12,12 @@ const B = 0.75;
 
 /** Rowids per block of the length cache; a block is read in one range scan. */
 const BLOCK = 4096;
+/**
+ * Blocks one search may read: a connection's first searches would otherwise read the whole table
+ * (a rare word's window spans the library: 730 blocks at 3 million segments). A search that needs
+ * more reads this many and is ranked the usual way; the cache fills over the first searches.
+ */
+const BLOCKS_PER_SEARCH = 8;
 /** More segments repeating the term than this in the window: rank them the usual way. */
 const MAX_REPEATED = 2_000;
 /** Relevances closer than this (relative) could meet once multiplied by the idf: rank the usual way. */
@@ -50,7 +57,8 @@ function prepare(db: Db) {
     window: db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?').pluck(),
     repeats: db.prepare('SELECT rowid FROM search_repeats WHERE search_repeats MATCH ? AND rowid BETWEEN ? AND ?').pluck(),
     averages: db.prepare('SELECT block FROM search_fts_data WHERE id = 1').pluck(),
-    sizes: db.prepare('SELECT id, sz FROM search_fts_docsize WHERE id BETWEEN ? AND ?').raw(),
+    // One string per block (id and the sizes' bytes in hex), so the rows need not cross into JS one by one.
+    sizes: db.prepare("SELECT group_concat(id || ' ' || hex(sz), ',') FROM search_fts_docsize WHERE id BETWEEN ? AND ?").pluck(),
     texts: db.prepare('SELECT id, text FROM search_segments WHERE id IN (SELECT value FROM json_each(?))').raw(),
   };
 }
@@ -106,16 +114,22 @@ function lengthsOf(db: Db, ids: readonly number[]): Uint16Array | null {
     cache = { blocks: new Map() };
     LENGTHS.set(db, cache);
   }
+  const blocks = cache.blocks;
+  const missing = new Set<number>();
+  for (const id of ids) {
+    const n = Math.floor(id / BLOCK);
+    const block = blocks.get(n);
+    if (!block || block[id - n * BLOCK] === 0) missing.add(n);
+  }
+  let budget = BLOCKS_PER_SEARCH;
+  for (const n of missing) {
+    if (budget-- === 0) return null;
+    blocks.set(n, readBlock(db, n));
+  }
   const out = new Uint16Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
-    const n = Math.floor(id / BLOCK);
-    let block = cache.blocks.get(n);
-    if (!block || block[id - n * BLOCK] === 0) {
-      block = readBlock(db, n);
-      cache.blocks.set(n, block);
-    }
-    const d = block[id - n * BLOCK];
+    const n = Math.floor(ids[i] / BLOCK);
+    const d = blocks.get(n)![ids[i] - n * BLOCK];
     if (d === 0 || d === 0xffff) return null;
     out[i] = d - 1;
   }
@@ -124,8 +138,12 @@ function lengthsOf(db: Db, ids: readonly number[]): Uint16Array | null {
 
 function readBlock(db: Db, n: number): Uint16Array {
   const block = new Uint16Array(BLOCK);
-  for (const [id, sz] of statements(db).sizes.iterate(n * BLOCK, n * BLOCK + BLOCK - 1) as Iterable<[number, Uint8Array]>) {
-    const d = readVarints(sz).reduce((a, b) => a + b, 0);
+  const rows = statements(db).sizes.get(n * BLOCK, n * BLOCK + BLOCK - 1) as string | null;
+  if (rows === null) return block;
+  for (const row of rows.split(',')) {
+    const space = row.indexOf(' ');
+    const id = Number(row.slice(0, space));
+    const d = readVarints(Buffer.from(row.slice(space + 1), 'hex')).reduce((a, b) => a + b, 0);
     block[id - n * BLOCK] = Math.min(d + 1, 0xffff);
   }
   return block;
