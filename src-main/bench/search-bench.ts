@@ -16,6 +16,7 @@ import { indexTranscript } from '../transcripts/search-index';
 import { RANK_WINDOW, searchExpression, searchTranscripts } from '../transcripts/search';
 import { loadCorpus } from './load-corpus';
 import { referenceSearch } from './search-reference';
+import { classRankCounts } from '../transcripts/search-rank';
 import type { GeneratedChannel } from '../../src-shared/corpus/generate';
 import { round } from './snapshot-measure';
 import { BacklotError } from '../../src-shared/errors';
@@ -64,6 +65,8 @@ export interface SearchBenchResult {
   ftsMb: number;
   /** The word-pair index (phrases). */
   pairsMb: number;
+  /** The repeats index (ranking one word or prefix by class). */
+  repeatsMb: number;
   segmentRowsMb: number;
   databaseMb: number;
   all: LatencyFigures;
@@ -71,6 +74,9 @@ export interface SearchBenchResult {
   rssMb: number;
   /** With `compare`: the searches whose hits (content or order) differ from the reference's. */
   differing?: number;
+  /** Of the timed searches of one word or prefix, how many were ranked by class and how many the usual way (docs/transcripts.md "Ranking by class"). */
+  rankedByClass: number;
+  rankedUsual: number;
 }
 
 export interface BenchQuery { kind: QueryKind; query: string; channel?: string; speaker?: string }
@@ -111,6 +117,9 @@ export function runSearchBench(spec: SearchBenchSpec): SearchBenchResult {
     for (const q of queries) run(host, q);
     const times = new Map<QueryKind, Samples>(QUERY_KINDS.map((k) => [k, { wall: [], cpu: [], hits: 0, windowed: 0 }]));
     const countMatches = host.db.prepare('SELECT count(*) FROM search_fts WHERE search_fts MATCH ?').pluck();
+    const counts = { ...classRankCounts(host.searchDb) };
+    const timedCounts = () => ({ byClass: classRankCounts(host.searchDb).byClass - counts.byClass, usual: classRankCounts(host.searchDb).usual - counts.usual });
+    let ranked = { byClass: 0, usual: 0 };
     for (const q of queries) {
       const cpu = process.cpuUsage();
       const start = performance.now();
@@ -123,6 +132,7 @@ export function runSearchBench(spec: SearchBenchSpec): SearchBenchResult {
       entry.hits += hits;
       if ((countMatches.get(searchExpression(host.db, q.query, q)) as number) > RANK_WINDOW) entry.windowed++;
     }
+    ranked = timedCounts();
     // Untimed: each answer against the reference's, hit for hit (docs/benchmarks.md "Search").
     const differing = spec.compare ? queries.filter((q) => JSON.stringify(referenceSearch(host.db, q.query, { channel: q.channel, speaker: q.speaker, limit: 20 }))
       !== JSON.stringify(searchTranscripts(host.searchDb, q.query, { channel: q.channel, speaker: q.speaker, limit: 20 }))).length : undefined;
@@ -137,8 +147,8 @@ export function runSearchBench(spec: SearchBenchSpec): SearchBenchResult {
     }
     return {
       items: items.length, channels: corpus.length, seed, segments, words, buildMs: round(buildMs, 0),
-      ftsMb: round(size('search_fts%'), 1), pairsMb: round(size('search_pairs%'), 1), segmentRowsMb: round(size('search_segments%'), 1), databaseMb: round(fs.statSync(file).size / 2 ** 20, 1),
-      all: figures(all), byKind, rssMb: round(process.memoryUsage().rss / 2 ** 20, 1),
+      ftsMb: round(size('search_fts%'), 1), pairsMb: round(size('search_pairs%'), 1), repeatsMb: round(size('search_repeats%'), 1), segmentRowsMb: round(size('search_segments%'), 1), databaseMb: round(fs.statSync(file).size / 2 ** 20, 1),
+      all: figures(all), byKind, rssMb: round(process.memoryUsage().rss / 2 ** 20, 1), rankedByClass: ranked.byClass, rankedUsual: ranked.usual,
       ...(differing === undefined ? {} : { differing }),
     };
   } finally {

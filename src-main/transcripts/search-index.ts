@@ -5,6 +5,7 @@
 import type { Host } from '../host/host';
 import type { Db } from '../db/connection';
 import { pairText, scopeOf, wordReader } from '../db/search-pairs';
+import { repeatTokens } from '../db/search-repeats';
 import { BacklotError } from '../../src-shared/errors';
 import { transcriptRecord, type SpeakerNames, type TranscriptRecord } from '../../src-shared/transcript/record';
 import { publisherSpeakerName, speakersOf } from '../../src-shared/transcript/speakers';
@@ -34,11 +35,17 @@ function prepareStatements(db: Db) {
   return {
     deleteFts: db.prepare('DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_segments WHERE item_id = ?)'),
     deletePairs: db.prepare('DELETE FROM search_pairs WHERE rowid IN (SELECT id FROM search_segments WHERE item_id = ?)'),
+    deleteRepeats: db.prepare('DELETE FROM search_repeats WHERE rowid IN (SELECT id FROM search_segments WHERE item_id = ?)'),
     deleteSegments: db.prepare('DELETE FROM search_segments WHERE item_id = ?'),
     deleteItem: db.prepare('DELETE FROM search_items WHERE item_id = ?'),
-    insertSegment: db.prepare('INSERT INTO search_segments (item_id, seq, start_s, end_s, speaker_id, text) VALUES (?, ?, ?, ?, ?, ?)'),
+    // Ids come from search_next_id, never from max(id) + 1: an id is never used twice (a search
+    // connection keeps each row's length by id, docs/transcripts.md "Ranking by class").
+    nextId: db.prepare('SELECT next FROM search_next_id').pluck(),
+    setNextId: db.prepare('UPDATE search_next_id SET next = ?'),
+    insertSegment: db.prepare('INSERT INTO search_segments (id, item_id, seq, start_s, end_s, speaker_id, text) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     insertFts: db.prepare('INSERT INTO search_fts (rowid, text, scope) VALUES (?, ?, ?)'),
     insertPairs: db.prepare('INSERT INTO search_pairs (rowid, pairs, scope) VALUES (?, ?, ?)'),
+    insertRepeats: db.prepare('INSERT INTO search_repeats (rowid, repeats) VALUES (?, ?)'),
     upsertItem: db.prepare(`INSERT INTO search_items (item_id, channel_id, operation, output_path, segments, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
                             ON CONFLICT (item_id) DO UPDATE SET channel_id = excluded.channel_id, operation = excluded.operation,
                               output_path = excluded.output_path, segments = excluded.segments, indexed_at = excluded.indexed_at`),
@@ -88,16 +95,22 @@ export function indexTranscript(host: Host, itemId: string, record: TranscriptRe
   return host.transaction(() => {
     q.deleteFts.run(itemId);
     q.deletePairs.run(itemId);
+    q.deleteRepeats.run(itemId);
     q.deleteSegments.run(itemId);
     for (const id of speakers) q.addSpeaker.run(id, Object.prototype.hasOwnProperty.call(names, id) ? names[id] : null);
     const kept = parsed.data.segments.map((segment, seq) => ({ segment, seq, text: segment.text.trim() })).filter((s) => s.text !== '');
     const words = wordReader(host.db).words(kept.map((s) => s.text));
+    const first = q.nextId.get() as number;
     kept.forEach(({ segment, seq, text }, i) => {
-      const id = q.insertSegment.run(itemId, seq, segment.start, segment.end, segment.speaker, text).lastInsertRowid;
+      const id = first + i;
+      q.insertSegment.run(id, itemId, seq, segment.start, segment.end, segment.speaker, text);
       const scope = scopeOf(item.channel_id, segment.speaker);
       q.insertFts.run(id, text, scope);
       q.insertPairs.run(id, pairText(words[i]), scope);
+      const repeats = repeatTokens(words[i]);
+      if (repeats.length > 0) q.insertRepeats.run(id, repeats.join(' '));
     });
+    q.setNextId.run(first + kept.length);
     const segments = kept.length;
     q.upsertItem.run(itemId, item.channel_id, source.operation, source.path, segments, options.now ?? host.now());
     return { segments };
@@ -150,6 +163,7 @@ export function removeItemFromIndex(host: Host, itemId: string): void {
   host.transaction(() => {
     q.deleteFts.run(itemId);
     q.deletePairs.run(itemId);
+    q.deleteRepeats.run(itemId);
     q.deleteSegments.run(itemId);
     q.deleteItem.run(itemId);
   });
@@ -163,6 +177,7 @@ export function removeChannelFromIndex(host: Host, channelId: string): number {
     for (const itemId of items) {
       q.deleteFts.run(itemId);
       q.deletePairs.run(itemId);
+      q.deleteRepeats.run(itemId);
       q.deleteSegments.run(itemId);
       q.deleteItem.run(itemId);
     }

@@ -8,6 +8,8 @@ import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, ftsExpression, parseSearchQuery
 import { wordReader } from '../db/search-pairs';
 import { anonymousSpeakerLabel } from '../../src-shared/transcript/speakers';
 import { scopeToken } from './search-index';
+import { rankByClass } from './search-rank';
+import { PREFIX_CLASS_MAX, PREFIX_CLASS_MIN } from '../db/search-repeats';
 
 export interface SearchOptions {
   /** Only segments whose speaker shows under this label (case and accents as typed are folded). */
@@ -70,6 +72,9 @@ LEFT JOIN items it ON it.id = s.item_id
 LEFT JOIN search_speakers sp ON sp.profile_id = s.speaker_id
 ORDER BY m.score, m.id DESC`;
 
+// The hits of rowids already ranked (search-rank.ts), in their order.
+const hitsOfIdsSql = () => hitsSql('SELECT value AS id, key AS score FROM json_each(?)').replace('ORDER BY m.score, m.id DESC', 'ORDER BY m.score');
+
 interface HitRow {
   item: string; channel: string; title: string; start: number; end: number;
   speakerId: string | null; speakerName: string | null; speakerOrdinal: number | null; text: string;
@@ -93,6 +98,7 @@ function prepare(db: Db) {
   return {
     search_fts: prepareTable(db, 'search_fts'),
     search_pairs: prepareTable(db, 'search_pairs'),
+    hitsOfIds: db.prepare(hitsOfIdsSql()),
     speakers: db.prepare('SELECT profile_id AS id, name, ordinal FROM search_speakers'),
     channel: db.prepare('SELECT 1 FROM channels WHERE id = ?').pluck(),
   };
@@ -120,6 +126,18 @@ interface SearchPlan {
   table: IndexTable;
   text: string;
   filters: string[];
+  /** A query of one word or one prefix, as the index's tokenizer reads it: ranked by class (search-rank.ts). */
+  single?: { token: string; prefix: boolean };
+}
+
+/** The one token a one-term query reads as, when it reads as one (a prefix of 3 to 6 letters: the repeats index's counts). */
+function singleTerm(db: Db, node: SearchQueryNode): SearchPlan['single'] {
+  if (node.kind !== 'term') return undefined;
+  const tokens = wordReader(db).words([node.term.text])[0];
+  if (tokens.length !== 1) return undefined;
+  const letters = Array.from(tokens[0]).length;
+  if (node.term.prefix && (letters < PREFIX_CLASS_MIN || letters > PREFIX_CLASS_MAX)) return undefined;
+  return { token: tokens[0], prefix: node.term.prefix };
 }
 
 /** The terms of a query's tree, left to right (the order of FTS5's phrases). */
@@ -161,7 +179,7 @@ function planOf(db: Db, query: string, options: Pick<SearchOptions, 'speaker' | 
   }
   const pairs = usePairs ? pairExpression(db, parsed.query.node) : null;
   if (pairs !== null) return { table: 'search_pairs', text: `pairs : (${pairs})`, filters };
-  return { table: 'search_fts', text: `text : (${parsed.query.fts})`, filters };
+  return { table: 'search_fts', text: `text : (${parsed.query.fts})`, filters, single: usePairs ? singleTerm(db, parsed.query.node) : undefined };
 }
 
 /** Which index answers `query` (the pair index for phrases): for the tests and the docs' figures. */
@@ -173,6 +191,14 @@ export function searchIndexFor(db: Db, query: string): IndexTable {
 export function searchExpression(db: Db, query: string, options: Pick<SearchOptions, 'speaker' | 'channel'> = {}): string {
   const plan = planOf(db, query, options, false);
   return [plan.text, ...plan.filters].join(' AND ');
+}
+
+/** The window's best rowids by class, read in one transaction (one state of the index), or null. */
+function rankedByClass(db: Db, plan: SearchPlan, window: number, limit: number): number[] | null {
+  const reader = wordReader(db);
+  const windowExpression = [plan.text, ...plan.filters].join(' AND ');
+  const single = plan.single!;
+  return db.transaction(() => rankByClass(db, { windowExpression, token: single.token, prefix: single.prefix, limit, window }, (texts) => reader.words(texts)))();
 }
 
 /**
@@ -189,7 +215,9 @@ export function searchTranscripts(db: Db, query: string, options: SearchOptions 
   const window = options.rankWindow ?? RANK_WINDOW;
   let rows: HitRow[];
   try {
-    if (plan.filters.length === 0) rows = q.ranked.all(plan.text, window, limit) as HitRow[];
+    const byClass = plan.single ? rankedByClass(db, plan, window, limit) : null;
+    if (byClass) rows = byClass.length === 0 ? [] : statements(db).hitsOfIds.all(JSON.stringify(byClass)) as HitRow[];
+    else if (plan.filters.length === 0) rows = q.ranked.all(plan.text, window, limit) as HitRow[];
     else {
       const ids = q.window.all([plan.text, ...plan.filters].join(' AND '), window) as number[];
       rows = ids.length === 0 ? [] : q.filtered.all(plan.text, ids[ids.length - 1], ids[0], JSON.stringify(ids), limit) as HitRow[];

@@ -8,6 +8,8 @@ import type { Host } from '../../src-main/host/host';
 import { indexTranscript } from '../../src-main/transcripts/search-index';
 import { searchIndexFor, searchTranscripts, type SearchOptions } from '../../src-main/transcripts/search';
 import { referenceSearch } from '../../src-main/bench/search-reference';
+import { classRankCounts } from '../../src-main/transcripts/search-rank';
+import { repeatTokens } from '../../src-main/db/search-repeats';
 import { runSearchBench } from '../../src-main/bench/search-bench';
 import { generateTranscript, transcriptVocabulary } from '../../src-shared/corpus/transcripts';
 import { isBacklotError } from '../../src-shared/errors';
@@ -180,8 +182,8 @@ describe('a library indexed before the pair index', () => {
     const old = tempDir('before-pairs');
     let h = openHost(old);
     buildLibrary(h);
-    // Back to version 18: no pair index.
-    h.db.exec('DROP TABLE search_pairs');
+    // Back to version 18: no pair index (nor the repeats index and id counter of version 20).
+    h.db.exec('DROP TABLE search_pairs; DROP TABLE search_repeats; DROP TABLE search_next_id');
     h.db.pragma('user_version = 18');
     h.close();
     h = openHost(old);
@@ -194,6 +196,73 @@ describe('a library indexed before the pair index', () => {
         }
       }
       expect(searchTranscripts(h.searchDb, '"költségvetés vitája"').length).toBeGreaterThan(5);
+    } finally {
+      h.close();
+    }
+  });
+});
+
+describe('ranking one word or one prefix by class (docs/transcripts.md "Ranking by class")', () => {
+  it('lists what a segment repeats: each word said twice or more, each beginning of 3 to 6 letters its words share, with the count', () => {
+    expect(repeatTokens(['the', 'budget', 'and', 'the', 'budgets']).sort()).toEqual(['_bud_2', '_budg_2', '_budge_2', '_budget_2', '_the_2', 'the_2'].sort());
+    expect(repeatTokens(['költség', 'költségvetés', 'ab', 'ab']).sort()).toEqual(['_köl_2', '_költ_2', '_költs_2', '_költsé_2', 'ab_2'].sort());
+    expect(repeatTokens(Array.from({ length: 12 }, () => 'word'))).toEqual(expect.arrayContaining(['word_x', '_wor_x', '_word_x']));
+    expect(repeatTokens(['one', 'two'])).toEqual([]);
+  });
+
+  it('answers as bm25 does, words said once, twice and thrice, short and long segments, ranked by class', () => {
+    const h = openHost(tempDir('by-class'));
+    try {
+      addChannel(h, 'news');
+      addChannel(h, 'talk');
+      const texts = [
+        'budget', 'the budget budget', 'a long talk about the budget and other things that go on and on', 'budget budget budget here',
+        'budgets and budgeting', 'the budget', 'budgetary matters of the budget office', 'no match here at all', 'speak speaker spend',
+        'special speech', 'spelling', 'a budget', 'budget, budget.', 'Budget talks', 'BUDGET',
+      ];
+      for (let i = 0; i < 12; i++) {
+        const channel = i % 3 === 0 ? 'talk' : 'news';
+        addItem(h, channel, `i${i}`, `Item ${i}`);
+        const segments = texts.map((t, k) => segmentOf(texts[(k + i) % texts.length], k * 5, k % 2 === 0 ? `${channel}-a` : `${channel}-b`));
+        indexTranscript(h, `i${i}`, recordOf(segments.slice(0, 4 + (i % texts.length))), source, { names: (ids) => Object.fromEntries(ids.map((id) => [id, id])) });
+      }
+      const check = (q: string, options: SearchOptions) => {
+        const expected = referenceSearch(h.db, q, options);
+        expect(searchTranscripts(h.searchDb, q, options), `${q} ${JSON.stringify(options)}`).toEqual(expected);
+        expect(searchTranscripts(h.db, q, options)).toEqual(expected);
+      };
+      const before = classRankCounts(h.searchDb).byClass;
+      for (const q of ['budget', 'budg*', 'spe*', '"budget"', 'speak', 'matters', 'nothinglikethis', 'budgeti*']) {
+        for (const options of [{}, { limit: 1 }, { limit: 3 }, { rankWindow: 4 }, { rankWindow: 7, limit: 2 }, { channel: 'talk' }, { speaker: 'news-a', rankWindow: 5 }]) check(q, options);
+      }
+      expect(classRankCounts(h.searchDb).byClass - before).toBeGreaterThan(30);
+
+      // The newest item indexed again: its new segments take new ids (never one used before), and
+      // a length read for an old id is never read for another segment.
+      const maxBefore = h.db.prepare('SELECT max(id) FROM search_segments').pluck().get() as number;
+      indexTranscript(h, 'i11', recordOf([segmentOf('budget budget and a much longer budget segment than before', 0, 'news-a'), segmentOf('budget', 5, 'news-b')]), source);
+      expect(h.db.prepare("SELECT min(id) FROM search_segments WHERE item_id = 'i11'").pluck().get()).toBeGreaterThan(maxBefore);
+      for (const q of ['budget', 'budg*']) for (const options of [{}, { limit: 2 }, { rankWindow: 3 }]) check(q, options);
+    } finally {
+      h.close();
+    }
+  });
+
+  it('gives a library indexed before the repeats index its rows when it is upgraded', () => {
+    const old = tempDir('before-repeats');
+    let h = openHost(old);
+    buildLibrary(h);
+    h.db.exec('DROP TABLE search_repeats; DROP TABLE search_next_id');
+    h.db.pragma('user_version = 19');
+    h.close();
+    h = openHost(old);
+    try {
+      const max = h.db.prepare('SELECT max(id) FROM search_segments').pluck().get() as number;
+      expect(h.db.prepare('SELECT next FROM search_next_id').pluck().get()).toBe(max + 1);
+      expect(h.db.prepare('SELECT count(*) FROM search_repeats_docsize').pluck().get()).toBeGreaterThan(0);
+      for (const q of ['költségvetés', 'költs*', 'vitája']) {
+        for (const options of [{}, { channel: 'radio' }, { rankWindow: 2 }]) expect(searchTranscripts(h.searchDb, q, options)).toEqual(referenceSearch(h.db, q, options));
+      }
     } finally {
       h.close();
     }

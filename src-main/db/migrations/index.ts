@@ -20,6 +20,7 @@ import { sql as pools } from './016-pools';
 import { sql as publisherTranscripts } from './017-publisher-transcripts';
 import { sql as runLogKeys } from './018-run-log-keys';
 import { sql as searchPairs, backfill as backfillSearchPairs } from './019-search-pairs';
+import { sql as searchRepeats, backfill as backfillSearchRepeats } from './020-search-repeats';
 import type { Db } from '../connection';
 
 export interface Migration {
@@ -56,4 +57,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: 'run-log-keys', sql: runLogKeys },
   // The word-pair index for phrase search (docs/transcripts.md "Pairs").
   { version: 19, name: 'search-pairs', sql: searchPairs, backfill: backfillSearchPairs },
+  // The repeats index for ranking words and prefixes by class (docs/transcripts.md "Ranking by class").
+  { version: 20, name: 'search-repeats', sql: searchRepeats, backfill: backfillSearchRepeats },
 ];
