@@ -30,7 +30,7 @@ import { mapHostPath, mappedFolderProblem } from '../pools/library-marker';
 import { MediaCache } from './media-cache';
 import { resourcesDir, appRoot } from '../system/app-layout';
 import { detectGpus } from '../gates/gpu';
-import { fetchUnitFile, uploadUnitOutput, type DoorUnit } from './door-client';
+import { DEFAULT_DOOR_PATIENCE, fetchUnitFile, uploadUnitOutput, type DoorPatience, type DoorUnit } from './door-client';
 
 export interface PoolWorkerOptions {
   joinFile: string;
@@ -256,6 +256,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       return answer;
     } catch (e) {
       say(`backlot worker: ${data.jobId} ended: ${isBacklotError(e) ? e.code : abort.signal.aborted ? String(abort.signal.reason) : 'WORKER_FAILED'}`);
+      // The job's failed reason is what the host reads: it starts with the code (pool-transport.ts).
+      if (isBacklotError(e)) throw new Error(`${e.code}: ${e.message}`);
       throw e;
     } finally {
       running.delete(data.jobId);
@@ -298,6 +300,11 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
 
   async function execute(data: PoolJob, dir: string, signal: AbortSignal): Promise<PoolResult> {
     const door: DoorUnit = { ...unit, unitId: data.door.unitId };
+    // The host away (down, restarting, a cut network): the transfer waits for it, the lock renewed meanwhile.
+    const patience = (what: string): DoorPatience => ({
+      ...DEFAULT_DOOR_PATIENCE,
+      onWait: ({ attempt, waitMs, reason }) => say(`backlot worker: ${data.jobId} door unreachable (${reason}) during ${what}; try ${attempt + 1} in ${(waitMs / 1000).toFixed(1)} s`),
+    });
     const fingerprint = (): string => registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation)?.fingerprint ?? '';
     const result = (outcome: PoolResult['outcome'], logs: EngineLogEntry[] = [], diagnostic = ''): PoolResult => ({
       format: RESULT_FORMAT, jobId: data.jobId, unitKey: data.unitKey, claimToken: data.claimToken,
@@ -331,7 +338,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       }
       // Media kept from an earlier unit (same tag: the same version of the same host file) is not fetched again.
       if (!cache.take(f.tag, f.size, dest)) {
-        await fetchUnitFile(door, data.door.ticket, f.index, f.size, dest, signal);
+        await fetchUnitFile(door, data.door.ticket, f.index, f.size, dest, signal, patience(`the read of ${f.name}`));
         cache.keep(f.tag, f.size, dest);
       }
       local.set(f.index, dest);
@@ -372,7 +379,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
         return result({ ok: false, code: 'ENGINE_OUTPUT_INVALID', params: { name: o.name, reason: 'not-a-plain-name' } }, outcome.logs, outcome.diagnostic);
       }
       const uploaded = `u${tag}-${file}`;
-      await uploadUnitOutput(door, data.door.uploadToken, uploaded, o.path, signal);
+      await uploadUnitOutput(door, data.door.uploadToken, uploaded, o.path, signal, patience(`the upload of ${file}`));
       outputs.push({ name: o.name, file, uploaded, bytes: o.bytes, sha256: await sha256(o.path) });
     }
     return result({ ok: true, outputs, metadata: outcome.metadata }, outcome.logs, outcome.diagnostic);

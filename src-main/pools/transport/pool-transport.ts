@@ -378,6 +378,8 @@ export class PoolTransport implements PoolRuntime {
       // refused while no door or ticket was there): the unit runs again, not the item's failure.
       if (request.adopt) return failure('WORKER_LOST', { pool: request.pool, lane: `${request.lane}@${request.pool}`, reason: 'adopted-job-failed' }, String(job.failedReason).slice(0, 2000));
       if (job.failedReason === STALLED_REASON) return failure('WORKER_LOST', { pool: request.pool, lane: `${request.lane}@${request.pool}` }, job.failedReason);
+      // The worker waited out its patience for this host's door (docs/pools.md "What each failure does"): not the item's fault.
+      if (job.failedReason.startsWith('WORKER_DOOR_UNREACHABLE:')) return failure('WORKER_LOST', { pool: request.pool, lane: `${request.lane}@${request.pool}`, reason: 'door-unreachable' }, job.failedReason.slice(0, 2000));
       return failure('POOL_WORKER_FAILED', { pool: request.pool }, String(job.failedReason).slice(0, 2000));
     }
     const checked = check(poolResultSchema, job.returnvalue);
