@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { Worker, type Job } from 'bullmq';
+import { WaitingError, Worker, type Job } from 'bullmq';
 import { BacklotError, isBacklotError } from '../../src-shared/errors';
 import type { LaneKey } from '../../src-shared/catalog/lanes';
 import type { OperationId } from '../../src-shared/catalog/operations';
@@ -103,6 +103,11 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
   const id = `${os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'worker'}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
   const leaseMs = join.leaseS * 1000;
 
+  /**
+   * Lanes whose unit named an engine this worker cannot run (WORKER_ENGINE_MISSING): out of service
+   * until the host's settings change (the engines are judged again then) or the worker restarts.
+   */
+  const engineMissing = new Map<LaneKey, { engine: string; operation: string; code: string; message: string }>();
   const serving: { lane: LaneKey; slots: number }[] = [];
   const outOfService: { lane: LaneKey; code: string; message: string }[] = [];
   const slotsOf = (lane: LaneKey): number => options.slots?.[lane] ?? join.slots[lane] ?? 1;
@@ -112,7 +117,9 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     outOfService.splice(0);
     for (const lane of lanes) {
       const ready = laneReadiness(registry, lane, maps, join);
-      if (ready.ok) serving.push({ lane, slots: slotsOf(lane) });
+      const missing = engineMissing.get(lane);
+      if (ready.ok && missing) outOfService.push({ lane, code: 'WORKER_ENGINE_MISSING', message: missing.message });
+      else if (ready.ok) serving.push({ lane, slots: slotsOf(lane) });
       else outOfService.push({ lane, code: ready.code, message: ready.message });
     }
   };
@@ -141,7 +148,10 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       id: e.adapter.id, fingerprint: e.fingerprint, preflight: e.preflight.ok ? { ok: true as const } : { ok: false as const, code: e.preflight.code },
     })),
     lastHeartbeat: Date.now(),
-    outOfService: outOfService[0] ? { code: 'PREFLIGHT_FAILED', params: { lane: `${outOfService[0].lane}@${join.pool}`, code: outOfService[0].code, message: outOfService[0].message.slice(0, 500) } } : null,
+    outOfService: outOfService[0] ? { code: 'PREFLIGHT_FAILED', params: {
+      lane: `${outOfService[0].lane}@${join.pool}`, code: outOfService[0].code, message: outOfService[0].message.slice(0, 500),
+      ...(engineMissing.has(outOfService[0].lane) ? { engine: engineMissing.get(outOfService[0].lane)!.engine, operation: engineMissing.get(outOfService[0].lane)!.operation } : {}),
+    } } : null,
   });
   const writeBeat = () => client.set(heartbeatKey(join.pool, id), JSON.stringify(beat()), 'PX', leaseMs).catch(() => undefined);
   // Free slots change with every unit; the host reads them at its polls, so one write per quarter
@@ -173,13 +183,19 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
 
   // One BullMQ worker per lane, taking jobs only while its lane is in service: a lane the host's
   // settings take out of service stops taking units, and one they bring back starts.
-  const workers = new Map<LaneKey, { worker: Worker; started: boolean; paused: boolean }>();
+  const workers = new Map<LaneKey, { worker: Worker; started: boolean; paused: boolean; pausing?: Promise<void> }>();
   for (const lane of lanes) {
-    const worker = new Worker(laneQueueName(lane), async (job: Job, _token?: string, signal?: AbortSignal) => {
+    const worker = new Worker(laneQueueName(lane), async (job: Job, token?: string, signal?: AbortSignal) => {
       busy.set(lane, (busy.get(lane) ?? 0) + 1);
       beatSoon();
       try {
         return await runJob(job, lane, signal);
+      } catch (e) {
+        if (!(e instanceof HandBack)) throw e;
+        // This lane's BullMQ worker is paused first, so the unit put back goes to another worker.
+        await workers.get(lane)?.pausing;
+        await job.moveToWait(token);
+        throw new WaitingError();
       } finally {
         busy.set(lane, (busy.get(lane) ?? 1) - 1);
         beatSoon();
@@ -209,7 +225,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       } else if (!inService && w.started && !w.paused) {
         w.paused = true;
         // Units running on it finish; it takes no new one.
-        void w.worker.pause(true).catch(() => undefined);
+        w.pausing = w.worker.pause(true).catch(() => undefined);
       }
     }
   }
@@ -231,6 +247,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     const before = JSON.stringify({ serving, outOfService });
     registry = await buildRegistry(fromHost.settings);
     judgedBy = sent;
+    // Other settings may run other engines: a lane out of service for a missing one is judged again.
+    engineMissing.clear();
     judgeLanes();
     applyLanes();
     if (!lanesReady || before === JSON.stringify({ serving, outOfService })) return;
@@ -255,6 +273,10 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       say(`backlot worker: ${data.jobId} ended: ${answer.outcome.ok ? 'ok' : answer.outcome.code}`);
       return answer;
     } catch (e) {
+      if (e instanceof HandBack) {
+        say(`backlot worker: ${data.jobId} handed back: ${e.code}`);
+        throw e;
+      }
       say(`backlot worker: ${data.jobId} ended: ${isBacklotError(e) ? e.code : abort.signal.aborted ? String(abort.signal.reason) : 'WORKER_FAILED'}`);
       // The job's failed reason is what the host reads: it starts with the code (pool-transport.ts).
       if (isBacklotError(e)) throw new Error(`${e.code}: ${e.message}`);
@@ -321,7 +343,17 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     if (out) return result({ ok: false, code: 'WORKER_OUT_OF_SERVICE', params: { lane: `${data.lane}@${join.pool}`, code: out.code, worker: id } }, [], out.message);
     const engine = registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation);
     if (!engine || !engine.preflight.ok) {
-      return result({ ok: false, code: 'WORKER_ENGINE_MISSING', params: { engine: data.engineId, operation: data.operation, worker: id } });
+      // The host runs this lane's work with an engine this worker cannot run: the worker takes the lane
+      // out of service (its heartbeat says why) and hands the unit back to the queue, where a worker
+      // that can run it takes it; no item fails and this worker is not sent the lane's work again.
+      const why = engine && !engine.preflight.ok ? `${engine.preflight.code}: ${engine.preflight.message}` : 'not in this build';
+      const message = `The host runs ${data.operation} with ${data.engineId}, which cannot run here (${why}).`;
+      engineMissing.set(data.lane, { engine: data.engineId, operation: data.operation, code: engine && !engine.preflight.ok ? engine.preflight.code : 'ENGINE_NOT_INSTALLED', message });
+      judgeLanes();
+      applyLanes();
+      say(`backlot worker: ${data.lane}@${join.pool} out of service: WORKER_ENGINE_MISSING: ${message}`);
+      void writeBeat();
+      throw new HandBack('WORKER_ENGINE_MISSING');
     }
     const inDir = path.join(dir, 'in');
     const outDir = path.join(dir, 'out');
@@ -403,6 +435,13 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       return closing;
     },
   };
+}
+
+/** A unit this worker puts back in the queue for another worker (not an answer, not a failure). */
+class HandBack extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
 }
 
 /** A refused door token means this join file is stale (rotated, removed): no unit could be fetched, so the worker does not start. */

@@ -3,16 +3,21 @@
 // this process (pool-fixture.ts), real `backlot worker` processes, and a small TCP proxy between the
 // workers and the door that can cut an upload mid-way and then refuse every connection for a while:
 // 1. an upload cut mid-way, the host's door then unreachable for twice the lease: the worker waits with
-//    backoff (its lock renewed), goes on from the byte the host holds, and the unit ends once, whole.
+//    backoff (its lock renewed), goes on from the byte the host holds, and the unit ends once, whole;
+// 2. a worker that lacks the engine a unit names (WORKER_ENGINE_MISSING) hands the unit back, takes the
+//    lane out of service and pulls no more of its work; `backlot lanes --json` says why; every unit
+//    ends once on the other worker and none fails.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMP_DIR_NAME } from '../../src-main/engines/commit-output';
 import { freePort } from './redis-server';
-import { LONG, PoolRig, lineOf } from './pool-fixture';
+import { BIN, LONG, PoolRig, lineOf } from './pool-fixture';
+import type { LaneStatusDto } from '../../src-shared/api/contract';
 
 /**
  * A TCP proxy in front of the worker door. `cutPutAfter(n)`: once n bytes of a PUT's request have
@@ -159,5 +164,59 @@ describe('an upload cut mid-way while the host is away', () => {
     expect(await rig.noJobLeft('studio')).toBe(true);
     expect(fs.readdirSync(path.join(rig.lib, TEMP_DIR_NAME))).toEqual([]);
     await rig.stopWorker(worker);
+  }, LONG);
+});
+
+describe('a worker whose engine for the unit is missing', () => {
+  it('hands the unit back and stops pulling the lane\'s work; the other worker runs every unit once, none fails, and backlot lanes says why', async () => {
+    const join = await rig.addPool({ name: 'twin', leaseS: 10 });
+    // Its digest engine's model is missing; its other cpu-lane engines are ready, so the lane starts in service.
+    const lacking = await rig.startWorker(join, { name: 'worker-lacking', env: { BACKLOT_TEST_FAULTS: JSON.stringify({ 'preflight:digest': { code: 'MODEL_MISSING' } }) }, ready: /serving cpu@twin/ });
+    await rig.lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@twin' && l.hold === null));
+
+    const first = await rig.unitJob('item-twin-0', 'twin');
+    const running = [rig.run('twin', first)];
+    await lineOf(lacking, new RegExp(`${first.jobId} handed back: WORKER_ENGINE_MISSING`));
+    await lineOf(lacking, /cpu@twin out of service: WORKER_ENGINE_MISSING: The host runs digest with test, which cannot run here \(MODEL_MISSING: /);
+    // No worker can run the lane's work now: it holds, and says why.
+    const held = await rig.lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@twin' && l.hold?.code === 'POOL_OFFLINE' && l.hold.params.code === 'WORKER_ENGINE_MISSING'));
+    expect(held.find((l) => l.queueKey === 'cpu@twin')!.workers.map((w) => [w.id, w.outOfService?.params.code])).toEqual([[lacking.id, 'WORKER_ENGINE_MISSING']]);
+    // The unit waits in the queue for a worker that can run it; it did not end.
+    expect((await rig.jobCounts('twin')).wait).toBe(1);
+
+    const able = await rig.startWorker(join, { name: 'worker-able', ready: /serving cpu@twin/ });
+    const more = await Promise.all([1, 2, 3, 4].map((n) => rig.unitJob(`item-twin-${n}`, 'twin')));
+    running.push(...more.map((job) => rig.run('twin', job)));
+    const outcomes = await Promise.all(running);
+    for (const [i, job] of [first, ...more].entries()) {
+      expect(outcomes[i].ok, JSON.stringify(outcomes[i])).toBe(true);
+      const outcome = outcomes[i];
+      if (outcome.ok) expect((outcome.metadata.pool as { worker: { id: string } }).worker.id).toBe(able.id);
+      expect(able.out.filter((l) => l.includes(`took ${job.jobId} `))).toHaveLength(1);
+      expect(able.out.filter((l) => l.includes(`${job.jobId} ended: `))).toEqual([`backlot worker: ${job.jobId} ended: ok`]);
+      fs.rmSync(job.outputDir, { recursive: true, force: true });
+    }
+    // The lacking worker took the first unit once and handed it back; it pulled nothing after.
+    expect(lacking.out.filter((l) => l.includes('took '))).toEqual([expect.stringContaining(`took ${first.jobId} `)]);
+    expect(lacking.out.some((l) => l.includes(' ended: '))).toBe(false);
+
+    // `backlot lanes --json` (another process, reading the heartbeats) shows the lane open on the able
+    // worker, and the lacking one out of service with its reason.
+    const listed = spawnSync(process.execPath, [BIN, 'lanes', '--json', '--data', rig.lib], { encoding: 'utf8', env: { ...process.env, BACKLOT_DATA: '' }, timeout: LONG });
+    expect(listed.status, listed.stderr).toBe(0);
+    const lane = (JSON.parse(listed.stdout) as { lanes: LaneStatusDto[] }).lanes.find((l) => l.lane === 'cpu@twin')!;
+    expect(lane.hold).toBeNull();
+    const byId = new Map(lane.pool!.workers.map((w) => [w.id, w]));
+    expect(byId.get(able.id)?.outOfService).toBeNull();
+    expect(byId.get(lacking.id)?.outOfService).toMatchObject({ code: 'PREFLIGHT_FAILED', params: { lane: 'cpu@twin', code: 'WORKER_ENGINE_MISSING', engine: 'test', operation: 'digest' } });
+    const text = spawnSync(process.execPath, [BIN, 'lanes', '--data', rig.lib], { encoding: 'utf8', env: { ...process.env, BACKLOT_DATA: '' }, timeout: LONG });
+    expect(text.stdout).toContain(`worker ${lacking.id} `);
+    expect(text.stdout).toMatch(/out of service: PREFLIGHT_FAILED \(WORKER_ENGINE_MISSING\)/);
+
+    await rig.transport.settled();
+    expect(await rig.noJobLeft('twin')).toBe(true);
+    expect(fs.readdirSync(path.join(rig.lib, TEMP_DIR_NAME))).toEqual([]);
+    await rig.stopWorker(lacking);
+    await rig.stopWorker(able);
   }, LONG);
 });
