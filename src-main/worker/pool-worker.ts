@@ -28,6 +28,7 @@ import { DEFAULT_WORKER_IDLE_MS, EngineProcess, type EngineLogEntry, type Engine
 import { EngineWorkers } from '../engines/workers';
 import { mapHostPath, mappedFolderProblem } from '../pools/library-marker';
 import { MediaCache } from './media-cache';
+import { LogForwarder } from './log-forwarder';
 import { resourcesDir, appRoot } from '../system/app-layout';
 import { detectGpus } from '../gates/gpu';
 import { DEFAULT_DOOR_PATIENCE, fetchUnitFile, uploadUnitOutput, type DoorPatience, type DoorUnit } from './door-client';
@@ -268,8 +269,10 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     running.set(data.jobId, abort);
     say(`backlot worker: took ${data.jobId} (${data.operation}) on ${lane}@${join.pool}`);
     const dir = path.join(scratch, `${data.jobId}-${crypto.randomBytes(4).toString('hex')}`);
+    // The engine's lines and progress reach the host's run log while the unit runs (docs/pools.md "Log lines on the host").
+    const forward = new LogForwarder(id, (batch) => job.updateProgress(batch));
     try {
-      const answer = await execute(data, dir, abort.signal);
+      const answer = await execute(data, dir, abort.signal, forward);
       say(`backlot worker: ${data.jobId} ended: ${answer.outcome.ok ? 'ok' : answer.outcome.code}`);
       return answer;
     } catch (e) {
@@ -282,6 +285,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       if (isBacklotError(e)) throw new Error(`${e.code}: ${e.message}`);
       throw e;
     } finally {
+      await forward.close();
       running.delete(data.jobId);
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -320,7 +324,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     }
   }
 
-  async function execute(data: PoolJob, dir: string, signal: AbortSignal): Promise<PoolResult> {
+  async function execute(data: PoolJob, dir: string, signal: AbortSignal, forward: LogForwarder): Promise<PoolResult> {
     const door: DoorUnit = { ...unit, unitId: data.door.unitId };
     // The host away (down, restarting, a cut network): the transfer waits for it, the lock renewed meanwhile.
     const patience = (what: string): DoorPatience => ({
@@ -331,7 +335,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     const result = (outcome: PoolResult['outcome'], logs: EngineLogEntry[] = [], diagnostic = ''): PoolResult => ({
       format: RESULT_FORMAT, jobId: data.jobId, unitKey: data.unitKey, claimToken: data.claimToken,
       worker: { id, host: os.hostname().slice(0, 255), version: version() },
-      engine: { id: data.engineId, fingerprint: fingerprint() }, logs: logs.slice(-10_000).map((l) => ({ ...l, text: l.text.slice(0, 64 * 1024) })),
+      // Numbered as the forwarder numbered them, so the host writes at the end only what it has not heard.
+      engine: { id: data.engineId, fingerprint: fingerprint() }, logs: logs.map((l, seq) => ({ ...l, seq, text: l.text.slice(0, 64 * 1024) })).slice(-10_000),
       diagnostic: diagnostic.slice(-64 * 1024), outcome,
     });
     const jobEnv = envForSettings(data.settings);
@@ -391,8 +396,14 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     const runOptions = {
       signal, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}),
       // Its first line: the engine is at work on this unit (warm or just started).
-      onLog: () => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } },
-      onProgress: () => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } },
+      onLog: (entry: EngineLogEntry) => {
+        if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); }
+        forward.log(entry);
+      },
+      onProgress: (p: { ratio: number; message?: string }) => {
+        if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); }
+        forward.progressed(p.ratio, p.message);
+      },
     };
     // A long-lived engine is kept warm per key, as the host keeps its own (engines/workers.ts): a
     // cancel or a lost lock kills that process (the next unit starts a new one), an idle one is closed.
@@ -401,6 +412,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       : await new EngineProcess(launch.command, 'one-shot').run(request, runOptions);
     // An engine stopped by this worker says why it was stopped (the host's cancel, a lock this worker lost).
     const code = !outcome.ok && outcome.code === 'ENGINE_CANCELLED' && typeof signal.reason === 'string' ? signal.reason : null;
+    // The engine's last lines reach the host before the uploads, which may take a while.
+    await forward.close();
     if (!outcome.ok) return result({ ok: false, code: code ?? outcome.code, params: outcome.params }, outcome.logs, outcome.diagnostic);
     // Each attempt uploads under its own name, so a lost attempt's partial bytes never join this one's.
     const tag = crypto.randomBytes(4).toString('hex');

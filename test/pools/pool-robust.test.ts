@@ -6,7 +6,9 @@
 //    backoff (its lock renewed), goes on from the byte the host holds, and the unit ends once, whole;
 // 2. a worker that lacks the engine a unit names (WORKER_ENGINE_MISSING) hands the unit back, takes the
 //    lane out of service and pulls no more of its work; `backlot lanes --json` says why; every unit
-//    ends once on the other worker and none fails.
+//    ends once on the other worker and none fails;
+// 3. the engine's log lines on a worker (plain and keyed) reach the unit's run log as they come,
+//    tagged with the worker, each once; a flood is bounded (LogForwarder's limits).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -17,6 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMP_DIR_NAME } from '../../src-main/engines/commit-output';
 import { freePort } from './redis-server';
 import { BIN, LONG, PoolRig, lineOf } from './pool-fixture';
+import { LogForwarder } from '../../src-main/worker/log-forwarder';
+import type { LogMessage } from '../../src-shared/runs/log-keys';
+import type { PoolLogs } from '../../src-main/pools/transport/job-schema';
 import type { LaneStatusDto } from '../../src-shared/api/contract';
 
 /**
@@ -219,4 +224,63 @@ describe('a worker whose engine for the unit is missing', () => {
     await rig.stopWorker(lacking);
     await rig.stopWorker(able);
   }, LONG);
+});
+
+describe('the engine\'s log lines on a worker', () => {
+  it('reach the unit\'s run log while it runs, tagged with the worker, plain and keyed, each once', async () => {
+    const join = await rig.addPool({ name: 'logs', leaseS: 10 });
+    const faults = JSON.stringify({ 'item-logs': { logKeyed: true, bytes: 4096 }, 'item-slow-logs': { logKeyed: true, chunks: 400, chunkMs: 250 } });
+    const worker = await rig.startWorker(join, { name: 'worker-logs', env: { BACKLOT_TEST_FAULTS: faults }, ready: /serving cpu@logs/ });
+    await rig.lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@logs' && l.hold === null));
+
+    const lines: { level: string; m: LogMessage }[] = [];
+    const log = (level: string, line: string | LogMessage) => { lines.push({ level, m: typeof line === 'string' ? { text: line } : line }); };
+    const job = await rig.unitJob('item-logs', 'logs');
+    const outcome = await rig.run('logs', job, { log });
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    const texts = lines.map((l) => l.m.text);
+    expect(texts.filter((t) => t === `[${worker.id}] job ${job.jobId} digest`)).toHaveLength(1);
+    // The long-lived test engine says which process took the job: that line too, once.
+    expect(texts.filter((t) => t.startsWith(`[${worker.id}] long-lived pid `))).toHaveLength(1);
+    const keyed = lines.filter((l) => l.m.key === 'downloaded');
+    expect(keyed).toHaveLength(1);
+    expect(keyed[0].m).toEqual({ text: `[${worker.id}] downloaded 4096 bytes`, key: 'downloaded', params: { bytes: 4096, onWorker: worker.id } });
+    fs.rmSync(job.outputDir, { recursive: true, force: true });
+
+    // While a unit runs: its first lines are in the run log before it ends (cancelled here once they are).
+    const slow = await rig.unitJob('item-slow-logs', 'logs');
+    const abort = new AbortController();
+    const early: string[] = [];
+    let seen: () => void = () => undefined;
+    const heard = new Promise<void>((resolve) => { seen = resolve; });
+    const running = rig.run('logs', slow, { signal: abort.signal, log: (_level, line) => { early.push(typeof line === 'string' ? line : line.text); if (early.some((t) => t.includes(`job ${slow.jobId} digest`))) seen(); } });
+    await heard;
+    abort.abort();
+    expect(await running).toMatchObject({ ok: false, code: 'ENGINE_CANCELLED' });
+    fs.rmSync(slow.outputDir, { recursive: true, force: true });
+    await rig.transport.settled();
+    expect(await rig.noJobLeft('logs')).toBe(true);
+    await rig.stopWorker(worker);
+  }, LONG);
+
+  it('are bounded: a burst, then a rate, a cap per unit, and a count of what was left out', async () => {
+    const batches: PoolLogs[] = [];
+    const forward = new LogForwarder('w-1', (b) => { batches.push(b); return Promise.resolve(); }, { perSecond: 0, burst: 5, perUnit: 1000, batchMs: 10, maxText: 8 });
+    for (let i = 0; i < 12; i++) forward.log({ level: 'info', text: `line number ${i}` });
+    forward.progressed(0.5, 'half');
+    await forward.close();
+    const lines = batches.flatMap((b) => b.lines);
+    expect(lines.map((l) => [l.seq, l.text])).toEqual([[0, 'line num'], [1, 'line num'], [2, 'line num'], [3, 'line num'], [4, 'line num']]);
+    expect(batches.reduce((n, b) => n + b.dropped, 0)).toBe(7);
+    expect(batches.at(-1)!.progress).toEqual({ ratio: 0.5, message: 'half' });
+    // Numbers go on after the dropped ones: the result's lines carry the same numbers.
+    expect(forward.log({ level: 'info', text: 'late' })).toBe(12);
+
+    const capped: PoolLogs[] = [];
+    const cap = new LogForwarder('w-2', (b) => { capped.push(b); return Promise.resolve(); }, { perSecond: 1000, burst: 1000, perUnit: 3, batchMs: 10, maxText: 100 });
+    for (let i = 0; i < 10; i++) cap.log({ level: 'warn', text: `x${i}`, key: 'downloaded', params: { bytes: i, nested: { no: 1 } } });
+    await cap.close();
+    expect(capped.flatMap((b) => b.lines)).toEqual([0, 1, 2].map((i) => ({ seq: i, level: 'warn', text: `x${i}`, key: 'downloaded', params: { bytes: i } })));
+    expect(capped.reduce((n, b) => n + b.dropped, 0)).toBe(7);
+  });
 });

@@ -61,5 +61,7 @@ export function sayLogLine(line: { text: string; key?: string | null; params?: R
   if (!line.key || !has(en.runLog.lines, line.key)) return { text: line.text, keyed: false, details };
   const named: Record<string, string> = {};
   for (const [name, value] of Object.entries(line.params ?? {})) named[name] = param(name, value, w);
-  return { text: w.t(`runLog.lines.${line.key}`, named), keyed: true, details };
+  // A line a pool worker's engine wrote names that worker (docs/pools.md "Log lines on the host").
+  const onWorker = typeof line.params?.onWorker === 'string' ? `[${line.params.onWorker}] ` : '';
+  return { text: `${onWorker}${w.t(`runLog.lines.${line.key}`, named)}`, keyed: true, details };
 }
