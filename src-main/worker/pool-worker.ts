@@ -345,6 +345,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     const sent = JSON.stringify(data.settings);
     if (sent !== judgedBy) await (judging = judging.then(() => judgeBy(sent)));
     const out = outOfService.find((o) => o.lane === data.lane);
+    // A unit taken alongside the one that found its engine missing goes back to the queue the same way.
+    if (out?.code === 'WORKER_ENGINE_MISSING') throw new HandBack('WORKER_ENGINE_MISSING');
     if (out) return result({ ok: false, code: 'WORKER_OUT_OF_SERVICE', params: { lane: `${data.lane}@${join.pool}`, code: out.code, worker: id } }, [], out.message);
     const engine = registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation);
     if (!engine || !engine.preflight.ok) {
