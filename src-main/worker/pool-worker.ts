@@ -195,7 +195,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
         if (!(e instanceof HandBack)) throw e;
         // This lane's BullMQ worker is paused first, so the unit put back goes to another worker.
         await workers.get(lane)?.pausing;
-        await job.moveToWait(token);
+        // A lock lost meanwhile: the job is no longer this worker's to move (BullMQ's stalled check has it).
+        await job.moveToWait(token).catch(() => undefined);
         throw new WaitingError();
       } finally {
         busy.set(lane, (busy.get(lane) ?? 1) - 1);
