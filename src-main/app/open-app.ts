@@ -12,7 +12,8 @@ import { SettingsStore } from '../settings/settings-store';
 import { PoolStore } from '../pools/pool-store';
 import { openWorkerDoor, type WorkerDoor } from '../pools/worker-door/door-server';
 import { temporaryOutputDir } from '../engines/commit-output';
-import { openPoolTransport, type PoolTransport } from '../pools/transport/pool-transport';
+import { PoolTransport, openPoolTransport } from '../pools/transport/pool-transport';
+import { TicketBook } from '../pools/worker-door/tickets';
 
 export type { AppOptions, BacklotApp };
 
@@ -39,6 +40,10 @@ export async function openApp(options: AppOptions): Promise<BacklotApp> {
     transport = openPoolTransport(host.db, workerDoor);
     // The first read of the workers' heartbeats, so the arbiter starts with the pool lanes as they are.
     await transport?.refresh();
+  } else if (options.readPoolLanes && !options.poolRuntime && pools.count() > 0) {
+    // A reader's view of the pool lanes: their workers as their heartbeats say, no door, no ticket issued.
+    transport = new PoolTransport({ pools, tickets: new TicketBook(), settings: new SettingsStore(host.db) });
+    await transport.refresh();
   }
   const poolRuntime = options.poolRuntime ?? transport ?? undefined;
   const dispatcher = new Dispatcher(host, { dataDir, profile: options.engines ?? 'production', test: options.test, extraAdapters: options.extraAdapters, gpu: options.gpu, ...(poolRuntime ? { poolRuntime } : {}) });

@@ -18,9 +18,9 @@ export function openCliApp(options: AppOptions): Promise<BacklotApp> {
   return opener(options);
 }
 
-export async function withApp<T>(dataDir: string | undefined, fn: (app: BacklotApp) => T | Promise<T>, options: { engines?: EngineProfile } = {}): Promise<T> {
+export async function withApp<T>(dataDir: string | undefined, fn: (app: BacklotApp) => T | Promise<T>, options: { engines?: EngineProfile; readPoolLanes?: boolean } = {}): Promise<T> {
   const file = existingLibraryFile(dataDir);
-  const app = await openCliApp({ dataDir: path.dirname(file), engines: options.engines });
+  const app = await openCliApp({ dataDir: path.dirname(file), engines: options.engines, ...(options.readPoolLanes ? { readPoolLanes: true } : {}) });
   try {
     return await fn(app);
   } finally {

@@ -13,6 +13,11 @@ export interface AppOptions {
   dataDir: string;
   /** Start the dispatcher (lock, sweep, engines). Readers leave it off. */
   dispatch?: boolean;
+  /**
+   * A reader that shows the pool lanes with their live workers (`backlot lanes`): the workers'
+   * heartbeats are read from Redis once, only where a pool exists; no door opens, no unit is sent.
+   */
+  readPoolLanes?: boolean;
   engines?: EngineProfile;
   test?: TestEngineOptions;
   /** For tests: adapters beside the profile's own (a second engine on another lane). */

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { Worker, type Job } from 'bullmq';
+import { WaitingError, Worker, type Job } from 'bullmq';
 import { BacklotError, isBacklotError } from '../../src-shared/errors';
 import type { LaneKey } from '../../src-shared/catalog/lanes';
 import type { OperationId } from '../../src-shared/catalog/operations';
@@ -20,7 +20,7 @@ import type { PathMap } from '../pools/pool-spec';
 import { bullConnection, bullOptions, workerPlace } from '../pools/transport/connections';
 import { redisError } from '../pools/redis-client';
 import { settingsForJob } from '../pools/transport/job-settings';
-import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolProgress, type PoolResult } from '../pools/transport/job-schema';
+import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
 import { buildEngineRegistry, type EngineRegistry } from '../engines/registry';
 import type { EngineProfile, JobContext } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
@@ -28,9 +28,10 @@ import { DEFAULT_WORKER_IDLE_MS, EngineProcess, type EngineLogEntry, type Engine
 import { EngineWorkers } from '../engines/workers';
 import { mapHostPath, mappedFolderProblem } from '../pools/library-marker';
 import { MediaCache } from './media-cache';
+import { LogForwarder } from './log-forwarder';
 import { resourcesDir, appRoot } from '../system/app-layout';
 import { detectGpus } from '../gates/gpu';
-import { fetchUnitFile, uploadUnitOutput, type DoorUnit } from './door-client';
+import { DEFAULT_DOOR_PATIENCE, fetchUnitFile, uploadUnitOutput, type DoorPatience, type DoorUnit } from './door-client';
 
 export interface PoolWorkerOptions {
   joinFile: string;
@@ -58,8 +59,6 @@ export interface PoolWorkerHandle {
   close(): Promise<void>;
 }
 
-/** Fewest milliseconds between two progress reports of a unit to the host (each is a Redis write and an event). */
-const PROGRESS_EVERY_MS = 500;
 
 const version = (): string => {
   try { return String((JSON.parse(fs.readFileSync(path.join(appRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version ?? '0'); } catch { return '0'; }
@@ -106,6 +105,11 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
   const id = `${os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'worker'}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
   const leaseMs = join.leaseS * 1000;
 
+  /**
+   * Lanes whose unit named an engine this worker cannot run (WORKER_ENGINE_MISSING): out of service
+   * until the host's settings change (the engines are judged again then) or the worker restarts.
+   */
+  const engineMissing = new Map<LaneKey, { engine: string; operation: string; code: string; message: string }>();
   const serving: { lane: LaneKey; slots: number }[] = [];
   const outOfService: { lane: LaneKey; code: string; message: string }[] = [];
   const slotsOf = (lane: LaneKey): number => options.slots?.[lane] ?? join.slots[lane] ?? 1;
@@ -115,7 +119,9 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     outOfService.splice(0);
     for (const lane of lanes) {
       const ready = laneReadiness(registry, lane, maps, join);
-      if (ready.ok) serving.push({ lane, slots: slotsOf(lane) });
+      const missing = engineMissing.get(lane);
+      if (ready.ok && missing) outOfService.push({ lane, code: 'WORKER_ENGINE_MISSING', message: missing.message });
+      else if (ready.ok) serving.push({ lane, slots: slotsOf(lane) });
       else outOfService.push({ lane, code: ready.code, message: ready.message });
     }
   };
@@ -144,7 +150,10 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       id: e.adapter.id, fingerprint: e.fingerprint, preflight: e.preflight.ok ? { ok: true as const } : { ok: false as const, code: e.preflight.code },
     })),
     lastHeartbeat: Date.now(),
-    outOfService: outOfService[0] ? { code: 'PREFLIGHT_FAILED', params: { lane: `${outOfService[0].lane}@${join.pool}`, code: outOfService[0].code, message: outOfService[0].message.slice(0, 500) } } : null,
+    outOfService: outOfService[0] ? { code: 'PREFLIGHT_FAILED', params: {
+      lane: `${outOfService[0].lane}@${join.pool}`, code: outOfService[0].code, message: outOfService[0].message.slice(0, 500),
+      ...(engineMissing.has(outOfService[0].lane) ? { engine: engineMissing.get(outOfService[0].lane)!.engine, operation: engineMissing.get(outOfService[0].lane)!.operation } : {}),
+    } } : null,
   });
   const writeBeat = () => client.set(heartbeatKey(join.pool, id), JSON.stringify(beat()), 'PX', leaseMs).catch(() => undefined);
   // Free slots change with every unit; the host reads them at its polls, so one write per quarter
@@ -176,13 +185,20 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
 
   // One BullMQ worker per lane, taking jobs only while its lane is in service: a lane the host's
   // settings take out of service stops taking units, and one they bring back starts.
-  const workers = new Map<LaneKey, { worker: Worker; started: boolean; paused: boolean }>();
+  const workers = new Map<LaneKey, { worker: Worker; started: boolean; paused: boolean; pausing?: Promise<void> }>();
   for (const lane of lanes) {
-    const worker = new Worker(laneQueueName(lane), async (job: Job, _token?: string, signal?: AbortSignal) => {
+    const worker = new Worker(laneQueueName(lane), async (job: Job, token?: string, signal?: AbortSignal) => {
       busy.set(lane, (busy.get(lane) ?? 0) + 1);
       beatSoon();
       try {
         return await runJob(job, lane, signal);
+      } catch (e) {
+        if (!(e instanceof HandBack)) throw e;
+        // This lane's BullMQ worker is paused first, so the unit put back goes to another worker.
+        await workers.get(lane)?.pausing;
+        // A lock lost meanwhile: the job is no longer this worker's to move (BullMQ's stalled check has it).
+        await job.moveToWait(token).catch(() => undefined);
+        throw new WaitingError();
       } finally {
         busy.set(lane, (busy.get(lane) ?? 1) - 1);
         beatSoon();
@@ -212,7 +228,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       } else if (!inService && w.started && !w.paused) {
         w.paused = true;
         // Units running on it finish; it takes no new one.
-        void w.worker.pause(true).catch(() => undefined);
+        w.pausing = w.worker.pause(true).catch(() => undefined);
       }
     }
   }
@@ -234,6 +250,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     const before = JSON.stringify({ serving, outOfService });
     registry = await buildRegistry(fromHost.settings);
     judgedBy = sent;
+    // Other settings may run other engines: a lane out of service for a missing one is judged again.
+    engineMissing.clear();
     judgeLanes();
     applyLanes();
     if (!lanesReady || before === JSON.stringify({ serving, outOfService })) return;
@@ -253,23 +271,23 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     running.set(data.jobId, abort);
     say(`backlot worker: took ${data.jobId} (${data.operation}) on ${lane}@${join.pool}`);
     const dir = path.join(scratch, `${data.jobId}-${crypto.randomBytes(4).toString('hex')}`);
+    // The engine's lines and progress reach the host's run log while the unit runs (docs/pools.md "Log lines on the host").
+    const forward = new LogForwarder(id, (batch) => job.updateProgress(batch));
     try {
-      // The engine's progress goes to the host as the job's progress, at most every PROGRESS_EVERY_MS (the end always).
-      let lastSent = 0;
-      const report = (p: EngineProgress): void => {
-        const now = Date.now();
-        if (now - lastSent < PROGRESS_EVERY_MS && p.ratio < 1) return;
-        lastSent = now;
-        const progress: PoolProgress = p.message ? { ratio: p.ratio, message: p.message as PoolProgress['message'] } : { ratio: p.ratio };
-        void job.updateProgress(progress).catch(() => undefined);
-      };
-      const answer = await execute(data, dir, abort.signal, report);
+      const answer = await execute(data, dir, abort.signal, forward);
       say(`backlot worker: ${data.jobId} ended: ${answer.outcome.ok ? 'ok' : answer.outcome.code}`);
       return answer;
     } catch (e) {
+      if (e instanceof HandBack) {
+        say(`backlot worker: ${data.jobId} handed back: ${e.code}`);
+        throw e;
+      }
       say(`backlot worker: ${data.jobId} ended: ${isBacklotError(e) ? e.code : abort.signal.aborted ? String(abort.signal.reason) : 'WORKER_FAILED'}`);
+      // The job's failed reason is what the host reads: it starts with the code (pool-transport.ts).
+      if (isBacklotError(e)) throw new Error(`${e.code}: ${e.message}`);
       throw e;
     } finally {
+      await forward.close();
       running.delete(data.jobId);
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -308,13 +326,19 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     }
   }
 
-  async function execute(data: PoolJob, dir: string, signal: AbortSignal, report: (p: EngineProgress) => void): Promise<PoolResult> {
+  async function execute(data: PoolJob, dir: string, signal: AbortSignal, forward: LogForwarder): Promise<PoolResult> {
     const door: DoorUnit = { ...unit, unitId: data.door.unitId };
+    // The host away (down, restarting, a cut network): the transfer waits for it, the lock renewed meanwhile.
+    const patience = (what: string): DoorPatience => ({
+      ...DEFAULT_DOOR_PATIENCE,
+      onWait: ({ attempt, waitMs, reason }) => say(`backlot worker: ${data.jobId} door unreachable (${reason}) during ${what}; try ${attempt + 1} in ${(waitMs / 1000).toFixed(1)} s`),
+    });
     const fingerprint = (): string => registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation)?.fingerprint ?? '';
     const result = (outcome: PoolResult['outcome'], logs: EngineLogEntry[] = [], diagnostic = ''): PoolResult => ({
       format: RESULT_FORMAT, jobId: data.jobId, unitKey: data.unitKey, claimToken: data.claimToken,
       worker: { id, host: os.hostname().slice(0, 255), version: version() },
-      engine: { id: data.engineId, fingerprint: fingerprint() }, logs: logs.slice(-10_000).map((l) => ({ ...l, text: l.text.slice(0, 64 * 1024) })),
+      // Numbered as the forwarder numbered them, so the host writes at the end only what it has not heard.
+      engine: { id: data.engineId, fingerprint: fingerprint() }, logs: logs.map((l, seq) => ({ ...l, seq, text: l.text.slice(0, 64 * 1024) })).slice(-10_000),
       diagnostic: diagnostic.slice(-64 * 1024), outcome,
     });
     const jobEnv = envForSettings(data.settings);
@@ -323,10 +347,22 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     const sent = JSON.stringify(data.settings);
     if (sent !== judgedBy) await (judging = judging.then(() => judgeBy(sent)));
     const out = outOfService.find((o) => o.lane === data.lane);
+    // A unit taken alongside the one that found its engine missing goes back to the queue the same way.
+    if (out?.code === 'WORKER_ENGINE_MISSING') throw new HandBack('WORKER_ENGINE_MISSING');
     if (out) return result({ ok: false, code: 'WORKER_OUT_OF_SERVICE', params: { lane: `${data.lane}@${join.pool}`, code: out.code, worker: id } }, [], out.message);
     const engine = registry.engines.find((e) => e.enabled && e.adapter.id === data.engineId && e.adapter.operation === data.operation);
     if (!engine || !engine.preflight.ok) {
-      return result({ ok: false, code: 'WORKER_ENGINE_MISSING', params: { engine: data.engineId, operation: data.operation, worker: id } });
+      // The host runs this lane's work with an engine this worker cannot run: the worker takes the lane
+      // out of service (its heartbeat says why) and hands the unit back to the queue, where a worker
+      // that can run it takes it; no item fails and this worker is not sent the lane's work again.
+      const why = engine && !engine.preflight.ok ? `${engine.preflight.code}: ${engine.preflight.message}` : 'not in this build';
+      const message = `The host runs ${data.operation} with ${data.engineId}, which cannot run here (${why}).`;
+      engineMissing.set(data.lane, { engine: data.engineId, operation: data.operation, code: engine && !engine.preflight.ok ? engine.preflight.code : 'ENGINE_NOT_INSTALLED', message });
+      judgeLanes();
+      applyLanes();
+      say(`backlot worker: ${data.lane}@${join.pool} out of service: WORKER_ENGINE_MISSING: ${message}`);
+      void writeBeat();
+      throw new HandBack('WORKER_ENGINE_MISSING');
     }
     const inDir = path.join(dir, 'in');
     const outDir = path.join(dir, 'out');
@@ -343,7 +379,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       }
       // Media kept from an earlier unit (same tag: the same version of the same host file) is not fetched again.
       if (!cache.take(f.tag, f.size, dest)) {
-        await fetchUnitFile(door, data.door.ticket, f.index, f.size, dest, signal);
+        await fetchUnitFile(door, data.door.ticket, f.index, f.size, dest, signal, patience(`the read of ${f.name}`));
         cache.keep(f.tag, f.size, dest);
       }
       local.set(f.index, dest);
@@ -364,8 +400,14 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     const runOptions = {
       signal, ...(launch.timeoutMs ? { timeoutMs: launch.timeoutMs } : {}),
       // Its first line: the engine is at work on this unit (warm or just started).
-      onLog: () => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } },
-      onProgress: (p: EngineProgress) => { if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); } report(p); },
+      onLog: (entry: EngineLogEntry) => {
+        if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); }
+        forward.log(entry);
+      },
+      onProgress: (p: EngineProgress) => {
+        if (!heard) { heard = true; say(`backlot worker: ${data.jobId} engine started`); }
+        forward.progressed(p.ratio, p.message);
+      },
     };
     // A long-lived engine is kept warm per key, as the host keeps its own (engines/workers.ts): a
     // cancel or a lost lock kills that process (the next unit starts a new one), an idle one is closed.
@@ -374,6 +416,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       : await new EngineProcess(launch.command, 'one-shot').run(request, runOptions);
     // An engine stopped by this worker says why it was stopped (the host's cancel, a lock this worker lost).
     const code = !outcome.ok && outcome.code === 'ENGINE_CANCELLED' && typeof signal.reason === 'string' ? signal.reason : null;
+    // The engine's last lines reach the host before the uploads, which may take a while.
+    await forward.close();
     if (!outcome.ok) return result({ ok: false, code: code ?? outcome.code, params: outcome.params }, outcome.logs, outcome.diagnostic);
     // Each attempt uploads under its own name, so a lost attempt's partial bytes never join this one's.
     const tag = crypto.randomBytes(4).toString('hex');
@@ -384,7 +428,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
         return result({ ok: false, code: 'ENGINE_OUTPUT_INVALID', params: { name: o.name, reason: 'not-a-plain-name' } }, outcome.logs, outcome.diagnostic);
       }
       const uploaded = `u${tag}-${file}`;
-      await uploadUnitOutput(door, data.door.uploadToken, uploaded, o.path, signal);
+      await uploadUnitOutput(door, data.door.uploadToken, uploaded, o.path, signal, patience(`the upload of ${file}`));
       outputs.push({ name: o.name, file, uploaded, bytes: o.bytes, sha256: await sha256(o.path) });
     }
     return result({ ok: true, outputs, metadata: outcome.metadata }, outcome.logs, outcome.diagnostic);
@@ -408,6 +452,13 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       return closing;
     },
   };
+}
+
+/** A unit this worker puts back in the queue for another worker (not an answer, not a failure). */
+class HandBack extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
 }
 
 /** A refused door token means this join file is stale (rotated, removed): no unit could be fetched, so the worker does not start. */

@@ -13,7 +13,9 @@ export const REASON_CODES = [
   // A pool lane's holds (docs/pools.md "Holds"), also the end of a unit a worker could not finish.
   'POOL_OFFLINE', 'POOL_TRANSPORT_DOWN', 'WORKER_LOST', 'WORKER_OUT_OF_SERVICE',
   // Why a worker took a lane out of service (the code of its PREFLIGHT_FAILED), besides an engine's preflight.
-  'MAP_TARGET_MISSING', 'MAP_NOT_THIS_LIBRARY',
+  'MAP_TARGET_MISSING', 'MAP_NOT_THIS_LIBRARY', 'WORKER_ENGINE_MISSING',
+  // Why a worker's unit was lost (WORKER_LOST's diagnostic): it could not reach the host's door.
+  'WORKER_DOOR_UNREACHABLE',
   // Preflights: why an engine cannot run here.
   'ENGINE_NOT_INSTALLED', 'ENGINE_DISABLED', 'NO_ENGINE_ENABLED', 'NO_USABLE_GPU', 'MODEL_MISSING', 'PREFLIGHT_ERROR',
   // How a run or a unit ended.

@@ -2,7 +2,8 @@
 // redis-server this test starts, `backlot pool add`, `backlot serve --engines test` (which opens the
 // worker door and the transport because a pool exists) and two `backlot worker` processes. With the
 // local cpu lane paused, its item work can only run on the pool: it does, each unit committed
-// once by the host as `<engine>@studio`, and nothing is left behind (claims, jobs, uploads).
+// once by the host as `<engine>@studio`, the engines' log lines on the workers are in the host's run
+// log of each unit, tagged with the worker, and nothing is left behind (claims, jobs, uploads).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,7 @@ let redis: TestRedis;
 let host: Served | null = null;
 const workers: ChildProcess[] = [];
 const workerOutput: string[] = [];
+const workerIds: string[] = [];
 
 function ok(args: string[]): string {
   const r = backlot([...args, '--data', data]);
@@ -32,11 +34,12 @@ function ok(args: string[]): string {
 
 async function startWorker(n: number, joinFile: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [BIN, 'worker', '--join', joinFile, '--engines', 'test', '--data', path.join(root, `worker-${n}`), '--slots', 'cpu=1'], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_DATA: '' },
+    // Each engine also writes a keyed line, as production engines do (engine.mjs's logKeyed).
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_DATA: '', BACKLOT_TEST_FAULTS: JSON.stringify({ '*': { logKeyed: true } }) },
   });
   workers.push(child);
   for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (c: Buffer) => workerOutput.push(`[worker ${n}] ${c.toString('utf8').trimEnd()}`));
-  await waitForLine(child, /backlot worker: serving /);
+  workerIds.push(/ as (\S+)/.exec(await waitForLine(child, /backlot worker: serving \S+ \(\d+ slots?\) as \S+/))![1]);
   return child;
 }
 
@@ -107,6 +110,21 @@ describe('a host with a pool and two workers', () => {
       // Each item's outputs are recorded once and complete on disk.
       const outputs = db.prepare("SELECT output_path, output_bytes FROM work WHERE output_job IS NOT NULL AND output_path IS NOT NULL AND operation <> 'channel-digest'").all() as { output_path: string; output_bytes: number }[];
       for (const o of outputs) expect(fs.statSync(o.output_path).size).toBe(o.output_bytes);
+      // The engines' own lines on the workers are in each pool unit's run log, tagged with the worker,
+      // plain ("job JOBID OPERATION") and keyed ("downloaded", with the worker in its params), once each.
+      const poolRuns = db.prepare("SELECT id, operation FROM runs WHERE lane = 'cpu@studio'").all() as { id: number; operation: string }[];
+      expect(poolRuns.length).toBeGreaterThan(0);
+      const logOf = db.prepare('SELECT level, text, key, params FROM run_logs WHERE run_id = ?');
+      for (const run of poolRuns) {
+        const logs = logOf.all(run.id) as { level: string; text: string; key: string | null; params: string | null }[];
+        const said = logs.filter((l) => new RegExp(`^\\[(${workerIds.join('|')})\\] job \\S+ ${run.operation}$`).test(l.text));
+        expect(said.length, JSON.stringify(logs)).toBeGreaterThan(0);
+        const jobs = said.map((l) => l.text.split(' ')[2]);
+        expect(new Set(jobs).size).toBe(jobs.length);
+        const keyed = logs.filter((l) => l.key === 'downloaded');
+        expect(keyed).toHaveLength(said.length);
+        for (const k of keyed) expect(workerIds).toContain((JSON.parse(k.params!) as { onWorker: string }).onWorker);
+      }
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {
       db.close();

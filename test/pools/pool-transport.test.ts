@@ -3,20 +3,18 @@
 // and two workers with the test engines. Every unit ends once with the bytes a local run writes;
 // kill -9 of the worker holding a unit hands it to the other; stale or foreign credentials are
 // refused; no BullMQ job and no upload is left behind.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue, Worker } from 'bullmq';
-import { openDatabase, type Db } from '../../src-main/db/connection';
-import { SettingsStore } from '../../src-main/settings/settings-store';
-import { PoolAdmin } from '../../src-main/pools/pool-admin';
+import { openDatabase } from '../../src-main/db/connection';
+import type { PoolAdmin } from '../../src-main/pools/pool-admin';
 import { PoolStore } from '../../src-main/pools/pool-store';
 import { readJoinFile, writeJoinFile } from '../../src-main/pools/join-file';
-import { openWorkerDoor, type WorkerDoor } from '../../src-main/pools/worker-door/door-server';
-import { PoolTransport, openPoolTransport } from '../../src-main/pools/transport/pool-transport';
+import type { WorkerDoor } from '../../src-main/pools/worker-door/door-server';
+import { PoolTransport } from '../../src-main/pools/transport/pool-transport';
 import { bullOptions, workerPlace } from '../../src-main/pools/transport/connections';
 import { RESULT_FORMAT, poolBullPrefix, type PoolJob, type PoolResult } from '../../src-main/pools/transport/job-schema';
 import type { PoolLaneState } from '../../src-main/pools/pool-runtime';
@@ -28,110 +26,48 @@ import { defaultSettings } from '../../src-shared/settings/settings-schema';
 import type { JobContext } from '../../src-main/engines/adapter';
 import type { ChannelRecord, ItemRecord } from '../../src-main/library/repository';
 import { fetchUnitFile } from '../../src-main/worker/door-client';
-import { exitOf, freePort, startRedis, waitForLine, type TestRedis } from './redis-server';
+import { exitOf, freePort, type TestRedis } from './redis-server';
+import { BIN, LONG, PoolRig, lineOf as lineOnWorkers, type WorkerProc } from './pool-fixture';
 
-const BIN = path.resolve('bin/backlot.mjs');
-/** Deadlines for a loaded 2-core machine (process starts, a lease to lapse), never a measure of speed. */
-const LONG = 240_000;
 const SLOW_ITEM = 'item-slow';
 const FAULTS = JSON.stringify({ [SLOW_ITEM]: { chunkMs: 250, chunks: 40 } });
 
+let rig: PoolRig;
 let root: string;
 let lib: string;
 let redis: TestRedis;
-let db: Db;
 let admin: PoolAdmin;
 let door: WorkerDoor;
 let transport: PoolTransport;
 let joinFile: string;
 let seedboxJoin: string;
-const workers: { child: ChildProcess; id: string; out: string[] }[] = [];
+const workers: WorkerProc[] = [];
 const env = { dataDir: '', modelsDir: '', resourcesDir: '', settings: defaultSettings(), gpu: { controllers: [], usable: [], slots: 0, reason: 'no GPU in the test' } };
 
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-transport-'));
-  redis = await startRedis(root);
-  lib = path.join(root, 'library');
-  fs.mkdirSync(lib);
+  rig = await PoolRig.start('transport');
+  ({ root, lib, redis, admin, door } = rig);
   env.dataDir = lib;
   env.modelsDir = path.join(lib, 'models');
-  db = openDatabase(path.join(lib, 'backlot.sqlite'));
-  const settings = new SettingsStore(db);
-  settings.set('transport.redisUrl', `redis://backlot-admin@127.0.0.1:${redis.port}`);
-  settings.set('transport.redisPassword', redis.password);
-  admin = new PoolAdmin(db, settings);
-  const doorPort = await freePort();
-  joinFile = path.join(root, 'studio.join');
-  seedboxJoin = path.join(root, 'seedbox.join');
-  await admin.add({ name: 'studio', lanes: ['cpu'], slots: {}, media: 'http', maps: [], leaseS: 10 }, joinFile, { workerListen: `127.0.0.1:${doorPort}` });
-  await admin.add({ name: 'seedbox', lanes: ['cpu'], slots: { cpu: 1 }, media: 'http', maps: [], leaseS: 5 }, seedboxJoin, { workerListen: `127.0.0.1:${doorPort}` });
-  door = await openWorkerDoor({ pools: admin.store, listen: `127.0.0.1:${doorPort}`, jobDir: (jobId) => path.join(lib, TEMP_DIR_NAME, jobId) });
+  joinFile = await rig.addPool({ name: 'studio', leaseS: 10 });
+  seedboxJoin = await rig.addPool({ name: 'seedbox', slots: { cpu: 1 }, leaseS: 5 });
   // As the host makes it: from its database and its open worker door.
-  transport = openPoolTransport(db, door, { pollMs: 300 })!;
-  // The built CLI once, before two workers would both find it stale.
-  const built = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', timeout: LONG });
-  expect(built.status).toBe(0);
+  transport = rig.transport;
   for (const n of [1, 2]) workers.push(await startWorker(n));
 }, LONG * 2);
 
 afterAll(async () => {
-  for (const w of workers) {
-    if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
-    await exitOf(w.child);
-  }
-  await transport?.close();
-  await door?.close();
-  db?.close();
-  await redis?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+  await rig?.close();
+}, LONG);
 
-async function startWorker(n: number): Promise<{ child: ChildProcess; id: string; out: string[] }> {
-  const child = spawn(process.execPath, [BIN, 'worker', '--join', joinFile, '--engines', 'test', '--data', path.join(root, `worker-${n}`), '--slots', 'cpu=2'], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_DATA: '', BACKLOT_TEST_FAULTS: FAULTS },
-  });
-  const out: string[] = [];
-  child.stdout!.on('data', (c: Buffer) => out.push(...c.toString('utf8').split('\n').filter((l) => l !== '')));
-  const ready = await waitForLine(child, /backlot worker: serving cpu@studio \(2 slots\) as (\S+)/);
-  return { child, id: /as (\S+)$/.exec(ready)![1], out };
-}
+const startWorker = (n: number): Promise<WorkerProc> =>
+  rig.startWorker(joinFile, { name: `worker-${n}`, cpuSlots: 2, env: { BACKLOT_TEST_FAULTS: FAULTS }, ready: /backlot worker: serving cpu@studio \(2 slots\) as (\S+)/ });
 
 /** Resolves once `cond` holds, checked at each change of the pool lanes; fails after the limit. */
-function lanesUntil(cond: (lanes: PoolLaneState[]) => boolean, limitMs = 60_000): Promise<PoolLaneState[]> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      if (!cond(transport.lanes())) return;
-      off();
-      clearTimeout(timer);
-      resolve(transport.lanes());
-    };
-    const off = transport.onChange(done);
-    const timer = setTimeout(() => { off(); reject(new Error(`lanes never matched: ${JSON.stringify(transport.lanes())}`)); }, limitMs);
-    done();
-  });
-}
+const lanesUntil = (cond: (lanes: PoolLaneState[]) => boolean, limitMs = 60_000): Promise<PoolLaneState[]> => rig.lanesUntil(cond, limitMs);
 
 /** A line on a worker's stdout, waited for as it arrives. */
-function lineOf(re: RegExp, from = workers, limitMs = 60_000): Promise<{ worker: (typeof workers)[number]; line: string }> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { cleanup(); reject(new Error(`no worker printed ${re}`)); }, limitMs);
-    const listeners: [ChildProcess, (c: Buffer) => void][] = [];
-    const cleanup = () => { clearTimeout(timer); for (const [c, l] of listeners) c.stdout!.off('data', l); };
-    const scan = () => {
-      for (const w of from) {
-        const line = w.out.find((l) => re.test(l));
-        if (line) { cleanup(); resolve({ worker: w, line }); return true; }
-      }
-      return false;
-    };
-    if (scan()) return;
-    for (const w of from) {
-      const l = () => setImmediate(scan);
-      listeners.push([w.child, l]);
-      w.child.stdout!.on('data', l);
-    }
-  });
-}
+const lineOf = (re: RegExp, from = workers, limitMs = 60_000): Promise<{ worker: WorkerProc; line: string }> => lineOnWorkers(from, re, limitMs);
 
 const channel: ChannelRecord = { id: 'ch-1', kind: 'folder', platform: 'local', title: 'Channel', source: '/nowhere', sync_interval_s: null, last_sync_at: null, settings_json: '{}', created_at: 1, removed_at: null };
 
@@ -163,14 +99,7 @@ async function localBytes(job: JobContext): Promise<Buffer> {
   return fs.readFileSync(outcome.outputs[0].path);
 }
 
-async function jobCounts(pool: string): Promise<Record<string, number>> {
-  const queue = new Queue('cpu', { connection: bullOptions({ url: `redis://127.0.0.1:${redis.port}`, ca: null, username: 'backlot-admin', password: redis.password }), prefix: poolBullPrefix(pool) });
-  try {
-    return await queue.getJobCounts('active', 'wait', 'waiting', 'completed', 'failed', 'delayed', 'prioritized', 'waiting-children');
-  } finally {
-    await queue.close();
-  }
-}
+const jobCounts = (pool: string): Promise<Record<string, number>> => rig.jobCounts(pool);
 
 const tookLines = (jobId: string): number => workers.reduce((n, w) => n + w.out.filter((l) => l.includes(`took ${jobId} `)).length, 0);
 

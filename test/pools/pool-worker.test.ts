@@ -4,158 +4,60 @@
 // process; a cancelled unit kills it and the next unit gets a new one; a shared-media worker whose
 // mapped folder is not this library's takes its lane out of service and fails no item; engines are
 // judged by the host's settings once the host has sent a unit.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Queue } from 'bullmq';
-import { openDatabase, type Db } from '../../src-main/db/connection';
-import { SettingsStore } from '../../src-main/settings/settings-store';
-import { PoolAdmin } from '../../src-main/pools/pool-admin';
 import { readJoinFile, writeJoinFile } from '../../src-main/pools/join-file';
 import { MARKER_NAME, readLibraryMarker, writeLibraryMarker } from '../../src-main/pools/library-marker';
-import { openWorkerDoor, type WorkerDoor } from '../../src-main/pools/worker-door/door-server';
-import { openPoolTransport, type PoolTransport } from '../../src-main/pools/transport/pool-transport';
-import { bullOptions } from '../../src-main/pools/transport/connections';
-import { poolBullPrefix } from '../../src-main/pools/transport/job-schema';
-import { TEMP_DIR_NAME, prepareTemporaryOutputDir } from '../../src-main/engines/commit-output';
-import { defaultOutputDir } from '../../src-main/engines/job-paths';
+import { TEMP_DIR_NAME } from '../../src-main/engines/commit-output';
 import { defaultSettings, type SettingsValues } from '../../src-shared/settings/settings-schema';
 import type { JobContext } from '../../src-main/engines/adapter';
 import type { EngineOutcome } from '../../src-main/engines/runner';
-import type { ChannelRecord, ItemRecord } from '../../src-main/library/repository';
 import type { PoolLaneState } from '../../src-main/pools/pool-runtime';
-import { exitOf, freePort, startRedis, waitForLine, type TestRedis } from './redis-server';
+import { exitOf } from './redis-server';
+import { LONG, PoolRig, lineOf as lineOnWorker, type WorkerProc } from './pool-fixture';
 
-const BIN = path.resolve('bin/backlot.mjs');
-/** Deadlines for a loaded 2-core machine (process starts), never a measure of speed. */
-const LONG = 240_000;
 const SLOW_ITEM = 'item-slow';
 const FAULTS = JSON.stringify({ [SLOW_ITEM]: { chunkMs: 250, chunks: 400 } });
 
+let rig: PoolRig;
 let root: string;
 let lib: string;
-let redis: TestRedis;
-let db: Db;
-let admin: PoolAdmin;
-let door: WorkerDoor;
-let transport: PoolTransport;
 let warmJoin: string;
 let sharedJoin: string;
 let mediaDir: string;
-const started: ChildProcess[] = [];
 
-interface Proc { child: ChildProcess; out: string[] }
+type Proc = WorkerProc;
 
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-pool-worker-'));
-  redis = await startRedis(root);
-  lib = path.join(root, 'library');
-  fs.mkdirSync(lib);
-  mediaDir = path.join(root, 'media');
-  fs.mkdirSync(mediaDir);
-  db = openDatabase(path.join(lib, 'backlot.sqlite'));
-  const settings = new SettingsStore(db);
-  settings.set('transport.redisUrl', `redis://backlot-admin@127.0.0.1:${redis.port}`);
-  settings.set('transport.redisPassword', redis.password);
-  admin = new PoolAdmin(db, settings);
-  const doorPort = await freePort();
-  warmJoin = path.join(root, 'warm.join');
-  sharedJoin = path.join(root, 'shared.join');
-  await admin.add({ name: 'warm', lanes: ['cpu'], slots: {}, media: 'http', maps: [], leaseS: 10 }, warmJoin, { workerListen: `127.0.0.1:${doorPort}` });
+  rig = await PoolRig.start('pool-worker');
+  ({ root, lib, mediaDir } = rig);
+  warmJoin = await rig.addPool({ name: 'warm', leaseS: 10 });
   // The worker machine is this one: the host's media folder is mapped onto itself (or elsewhere, per test).
-  await admin.add({ name: 'shared', lanes: ['cpu'], slots: {}, media: 'shared', maps: [{ host: mediaDir, worker: mediaDir }], leaseS: 10 }, sharedJoin, { workerListen: `127.0.0.1:${doorPort}` });
-  door = await openWorkerDoor({ pools: admin.store, listen: `127.0.0.1:${doorPort}`, jobDir: (jobId) => path.join(lib, TEMP_DIR_NAME, jobId) });
-  transport = openPoolTransport(db, door, { pollMs: 300 })!;
-  const built = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', timeout: LONG });
-  expect(built.status).toBe(0);
+  sharedJoin = await rig.addPool({ name: 'shared', media: 'shared', maps: [{ host: mediaDir, worker: mediaDir }], leaseS: 10 });
 }, LONG);
 
 afterAll(async () => {
-  for (const child of started) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exitOf(child);
-  }
-  await transport?.close();
-  await door?.close();
-  db?.close();
-  await redis?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+  await rig?.close();
+}, LONG);
 
-function backlot(args: string[], env: NodeJS.ProcessEnv = {}): Proc {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_DATA: '', ...env } });
-  started.push(child);
-  const out: string[] = [];
-  child.stdout!.on('data', (c: Buffer) => out.push(...c.toString('utf8').split('\n').filter((l) => l !== '')));
-  child.stderr!.resume();
-  return { child, out };
-}
+const backlot = (args: string[]): Proc => rig.spawn(args);
 
-async function startWorker(join: string, name: string, extra: string[] = [], ready = /backlot worker: (serving|no lane is in service)/, engines = 'test'): Promise<Proc> {
-  const p = backlot(['worker', '--join', join, '--engines', engines, '--data', path.join(root, name), '--slots', 'cpu=1', ...extra], { BACKLOT_TEST_FAULTS: FAULTS });
-  await waitForLine(p.child, ready);
-  return p;
-}
+const startWorker = (join: string, name: string, extra: string[] = [], ready = /backlot worker: (serving|no lane is in service)/, engines: 'test' | 'production' = 'test'): Promise<Proc> =>
+  rig.startWorker(join, { name, extra, ready, engines, env: { BACKLOT_TEST_FAULTS: FAULTS } });
 
-async function stopWorker(p: Proc): Promise<void> {
-  if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
-  expect(await exitOf(p.child)).toBe(0);
-}
+const stopWorker = (p: Proc): Promise<void> => rig.stopWorker(p);
 
 /** A line on the worker's stdout, waited for as it arrives. */
-function lineOf(p: Proc, re: RegExp, limitMs = 120_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const scan = () => {
-      const line = p.out.find((l) => re.test(l));
-      if (!line) return false;
-      clearTimeout(timer);
-      p.child.stdout!.off('data', onData);
-      resolve(line);
-      return true;
-    };
-    const onData = () => setImmediate(scan);
-    const timer = setTimeout(() => { p.child.stdout!.off('data', onData); reject(new Error(`the worker never printed ${re}: ${p.out.join('\n')}`)); }, limitMs);
-    if (!scan()) p.child.stdout!.on('data', onData);
-  });
-}
+const lineOf = async (p: Proc, re: RegExp, limitMs = 120_000): Promise<string> => (await lineOnWorker(p, re, limitMs)).line;
 
-/** Resolves once `cond` holds, checked at each change of the pool lanes. */
-function lanesUntil(cond: (lanes: PoolLaneState[]) => boolean, limitMs = 120_000): Promise<PoolLaneState[]> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      if (!cond(transport.lanes())) return;
-      off();
-      clearTimeout(timer);
-      resolve(transport.lanes());
-    };
-    const off = transport.onChange(done);
-    const timer = setTimeout(() => { off(); reject(new Error(`lanes never matched: ${JSON.stringify(transport.lanes())}`)); }, limitMs);
-    done();
-  });
-}
+const lanesUntil = (cond: (lanes: PoolLaneState[]) => boolean, limitMs = 120_000): Promise<PoolLaneState[]> => rig.lanesUntil(cond, limitMs);
 
-const channel: ChannelRecord = { id: 'ch-1', kind: 'folder', platform: 'local', title: 'Channel', source: '/nowhere', sync_interval_s: null, last_sync_at: null, settings_json: '{}', created_at: 1, removed_at: null };
-
-async function unitJob(itemId: string, tag: string, settings: SettingsValues = defaultSettings(), operation: 'digest' | 'transcribe' = 'digest'): Promise<JobContext> {
-  const media = path.join(mediaDir, `${itemId}.opus`);
-  if (!fs.existsSync(media)) fs.writeFileSync(media, crypto.randomBytes(50_000));
-  const item: ItemRecord = { id: itemId, channel_id: channel.id, external_id: itemId, title: itemId, published_at: 1, duration_s: 60, media_path: media, size_bytes: 50_000, mtime_ms: 1, fingerprint: null, media_state: 'local' };
-  const jobId = `${tag}-${operation}-${itemId}`;
-  const env = { dataDir: lib, modelsDir: path.join(lib, 'models'), resourcesDir: '', settings, gpu: { controllers: [], usable: [], slots: 0, reason: 'no GPU in the test' } };
-  return {
-    env, jobId, outputDir: await prepareTemporaryOutputDir(lib, jobId), operation, channel, item,
-    inputs: { download: media }, attempts: 0, defaultOutputDir: defaultOutputDir(lib, channel.id, itemId, operation), budgetUsd: null,
-  };
-}
-
-const io = (signal = new AbortController().signal) => ({ signal, progress: () => undefined, log: () => undefined });
+const unitJob = (itemId: string, tag: string, settings: SettingsValues = defaultSettings(), operation: 'digest' | 'transcribe' = 'digest'): Promise<JobContext> => rig.unitJob(itemId, tag, settings, operation);
 
 async function run(pool: string, job: JobContext, signal?: AbortSignal, engineId = 'test'): Promise<EngineOutcome> {
   try {
-    return await transport.run({ pool, lane: 'cpu', unitKey: `${job.operation}:${job.jobId}`, claimToken: `claim-${job.jobId}`, engineId, job }, io(signal));
+    return await rig.run(pool, job, { ...(signal ? { signal } : {}), engineId });
   } finally {
     fs.rmSync(job.outputDir, { recursive: true, force: true });
   }
@@ -183,14 +85,7 @@ async function gone(pid: number, limitMs = 60_000): Promise<void> {
   }
 }
 
-async function jobCounts(pool: string): Promise<Record<string, number>> {
-  const queue = new Queue('cpu', { connection: bullOptions({ url: `redis://127.0.0.1:${redis.port}`, ca: null, username: 'backlot-admin', password: redis.password }), prefix: poolBullPrefix(pool) });
-  try {
-    return await queue.getJobCounts('active', 'wait', 'waiting', 'completed', 'failed', 'delayed', 'prioritized', 'waiting-children');
-  } finally {
-    await queue.close();
-  }
-}
+const jobCounts = (pool: string): Promise<Record<string, number>> => rig.jobCounts(pool);
 
 describe('warm engines on a worker', () => {
   it('runs unit after unit in one engine process; a cancelled unit kills it and the next unit gets a new one', async () => {
@@ -211,7 +106,7 @@ describe('warm engines on a worker', () => {
     abort.abort();
     expect(await running).toMatchObject({ ok: false, code: 'ENGINE_CANCELLED' });
     await lineOf(worker, new RegExp(`${slow.jobId} ended: ENGINE_CANCELLED`));
-    await transport.settled();
+    await rig.transport.settled();
     expect(alive(first)).toBe(false);
 
     // What it fetched through the door it kept, one file per media file (item-a, item-b, the slow one).
@@ -318,7 +213,7 @@ describe('preflight with the host\'s settings', () => {
     await lineOf(worker, /serving cpu@warm .*\(judged by the host's settings\)/);
     abort.abort();
     await next;
-    await transport.settled();
+    await rig.transport.settled();
     await stopWorker(worker);
     expect(Object.values(await jobCounts('warm')).every((n) => n === 0)).toBe(true);
   }, LONG);

@@ -15,8 +15,8 @@ import { readJoinFile } from '../../src-main/pools/join-file';
 import { openWorkerDoor, type WorkerDoor } from '../../src-main/pools/worker-door/door-server';
 import { TicketBook } from '../../src-main/pools/worker-door/tickets';
 import { temporaryOutputDir } from '../../src-main/engines/commit-output';
-import { startRedis, type TestRedis } from './redis-server';
-import { fetchUnitFile, uploadUnitOutput } from '../../src-main/worker/door-client';
+import { freePort, startRedis, type TestRedis } from './redis-server';
+import { backoffMs, fetchUnitFile, uploadUnitOutput, type DoorPatience } from '../../src-main/worker/door-client';
 
 let root: string;
 let lib: string;
@@ -264,6 +264,54 @@ describe('uploads of outputs', () => {
       await again.close();
       door = await openWorkerDoor({ pools: admin.store, listen: '127.0.0.1:0', jobDir: (jobId) => temporaryOutputDir(lib, jobId), tickets });
     }
+  });
+
+  it('a worker\'s upload waits for a host that is away and restarts: connection refused, then an unknown token until the ticket is back, then on from the bytes kept', async () => {
+    const port = await freePort();
+    const listen = `127.0.0.1:${port}`;
+    const firstBook = new TicketBook(() => clock);
+    let current: WorkerDoor | null = await openWorkerDoor({ pools: admin.store, listen, jobDir: (jobId) => temporaryOutputDir(lib, jobId), tickets: firstBook });
+    const issued = firstBook.issueUnitTicket('studio', 'unit-away', [mediaFile], { jobId: 'job-away' });
+    const part = 512 * 1024;
+    const first = await rawPut(new URL('/worker/v1/pools/studio/units/unit-away/outputs/words.json', current.url), { ...bearer('studio'), 'x-backlot-upload': issued.uploadToken, 'content-range': `bytes 0-${part - 1}/${out.length}` }, out.subarray(0, part));
+    expect(first.status).toBe(200);
+    // The host goes away.
+    await current.close();
+    current = null;
+    const book = new TicketBook(() => clock);
+    const reasons: string[] = [];
+    // Each step of the host's restart is taken when the worker says it waits, so no step races the client.
+    const patience: DoorPatience = {
+      firstMs: 20, capMs: 200, giveUpMs: 60_000,
+      onWait: ({ reason }) => {
+        reasons.push(reason);
+        if (reasons.length === 2) void openWorkerDoor({ pools: admin.store, listen, jobDir: (jobId) => temporaryOutputDir(lib, jobId), tickets: book }).then((d) => { current = d; });
+        if (reason.startsWith('the host has not taken')) book.restoreUnitTicket('studio', 'unit-away', [mediaFile], issued, issued.files, { jobId: 'job-away' });
+      },
+    };
+    const src = path.join(root, 'words-away.json');
+    fs.writeFileSync(src, out);
+    try {
+      await uploadUnitOutput({ door: { url: `http://${listen}`, token: token.studio }, pool: 'studio', unitId: 'unit-away' }, issued.uploadToken, 'words.json', src, undefined, patience);
+      expect(reasons.slice(0, 2)).toEqual(['ECONNREFUSED', 'ECONNREFUSED']);
+      expect(reasons).toContain('the host has not taken the unit up again yet');
+      expect(fs.readFileSync(path.join(temporaryOutputDir(lib, 'job-away'), 'words.json')).equals(out)).toBe(true);
+      // A revoked token is the host's last word: no waiting then.
+      book.revokeUnit('studio', 'unit-away');
+      await expect(uploadUnitOutput({ door: { url: `http://${listen}`, token: token.studio }, pool: 'studio', unitId: 'unit-away' }, issued.uploadToken, 'other.json', src, undefined, patience)).rejects.toMatchObject({ code: 'UPLOAD_TOKEN_REFUSED' });
+    } finally {
+      await (current as WorkerDoor | null)?.close();
+      fs.rmSync(temporaryOutputDir(lib, 'job-away'), { recursive: true, force: true });
+    }
+    // Past its patience the worker gives up with a code of its own.
+    const gone: DoorPatience = { firstMs: 10, capMs: 20, giveUpMs: 100 };
+    await expect(uploadUnitOutput({ door: { url: `http://${listen}`, token: token.studio }, pool: 'studio', unitId: 'unit-away' }, issued.uploadToken, 'words.json', src, undefined, gone)).rejects.toMatchObject({ code: 'WORKER_DOOR_UNREACHABLE' });
+  });
+
+  it('waits between tries by doubling pauses, capped, with half of each pause random', () => {
+    const p = { firstMs: 250, capMs: 8000 };
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffMs(n, p, () => 1))).toEqual([250, 500, 1000, 2000, 4000, 8000, 8000]);
+    expect([1, 2, 3, 7].map((n) => backoffMs(n, p, () => 0))).toEqual([125, 250, 500, 4000]);
   });
 
   it('takes ?offset= pieces, refuses too much, a path for a name, and a revoked or foreign upload token', async () => {

@@ -64,6 +64,12 @@ describe('run log keys', () => {
     expect(sayLogLine(logLine('downloaded', { bytes: 50e9 }), say.hu).text).toBe(`Letöltve: ${formattersFor('hu').bytes(50e9)}.`);
   });
 
+  it('names the pool worker a keyed line came from (docs/pools.md "Log lines on the host")', () => {
+    const line = { text: '[studio-1-abc] downloaded 1 bytes', key: 'downloaded', params: { bytes: 1, onWorker: 'studio-1-abc' } };
+    expect(sayLogLine(line, say.en).text).toBe('[studio-1-abc] Downloaded 1 byte.');
+    expect(sayLogLine(line, say.hu).text).toBe(`[studio-1-abc] Letöltve: ${formattersFor('hu').bytes(1)}.`);
+  });
+
   it("says an item by its title and a code through the reason sentences, keeping the id in the params", () => {
     const line = logLine('unitRequeued', { operation: 'attribute-words', item: 'folder:abc', title: 'Heti időjárás', code: 'INPUT_CHANGED' });
     expect(line.params).toMatchObject({ item: 'folder:abc', title: 'Heti időjárás' });

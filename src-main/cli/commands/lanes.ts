@@ -23,7 +23,8 @@ export function lanesText(lanes: readonly LaneStatusDto[], f: Formatters): strin
     if (l.pool.workers.length === 0) out += `  no live worker in pool ${l.pool.name}\n`;
     for (const w of l.pool.workers) {
       const engines = w.engines.map((e) => (e.ok ? e.id : `${e.id} (${e.code ?? 'failed'})`)).join(', ') || 'none';
-      const state = w.outOfService ? `out of service: ${w.outOfService.code}` : 'in service';
+      const why = w.outOfService && typeof w.outOfService.params.code === 'string' ? ` (${w.outOfService.params.code})` : '';
+      const state = w.outOfService ? `out of service: ${w.outOfService.code}${why}` : 'in service';
       out += `  worker ${w.id} on ${w.host}  version ${w.version}  free ${w.freeSlots}/${w.slots}  engines ${engines}  last heartbeat ${new Date(w.lastHeartbeat).toISOString()}  ${state}\n`;
     }
   }
@@ -53,6 +54,6 @@ export const lanesCommand: Command = {
         process.stdout.write(lanesText(lanes, formattersFor('en')));
       }
       return 0;
-    });
+    }, { readPoolLanes: true });
   },
 };

@@ -15,7 +15,8 @@ export interface TestEngineOptions {
   /**
    * Misbehaviour on request: `{ "<item>": {...} }` or `{ "<operation>:<item>": {...} }`, merged
    * into that job's input (the operation-specific entry wins over the item's); `{ "*": {...} }`
-   * applies to every job, under both.
+   * applies to every job, under both. `{ "preflight:<operation>": { "code": CODE } }` fails that
+   * operation's preflight instead.
    */
   faults?: Record<string, Record<string, unknown>>;
   /**
@@ -53,7 +54,11 @@ export function testAdapter(operation: OperationId, options: TestAdapterOptions 
     lane: (env) => options.lane ?? testLane(operation, env),
     cost: () => ({ secondsFixed: REFERENCE_COSTS[operation].secondsFixed, secondsPerMediaSecond: REFERENCE_COSTS[operation].secondsPerMediaSecond }),
     fingerprint: () => 'test-engine-1',
-    preflight: () => Promise.resolve({ ok: true }),
+    // A fault `"preflight:<operation>": {"code": "MODEL_MISSING"}` fails this engine's preflight (a worker whose model is missing).
+    preflight: () => {
+      const failed = options.faults?.[`preflight:${operation}`];
+      return Promise.resolve(failed ? { ok: false as const, code: String(failed.code ?? 'MODEL_MISSING'), message: `The test engine for ${operation} was told its model is missing.` } : { ok: true as const });
+    },
     launch: (job) => {
       const itemId = job.item?.id ?? job.channel.id;
       return {

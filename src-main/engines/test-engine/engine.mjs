@@ -12,6 +12,7 @@
 //   ignoreTerm: ignore SIGTERM, so only the SIGKILL after the grace period ends it
 //   holdWhile: a path; after its first chunk the engine waits while that file exists, having written
 //     PATH.JOBID.PID.held (a test holds units mid-way and lets them end by events, not by a pace)
+//   logKeyed: also write a keyed log line ("downloaded", with bytes), as production engines do
 // The result's metadata carries the argv it received, to prove arguments arrive literally, and its
 // pid (a long-lived one also logs it). A job line with keepAlive (a long-lived engine, engine-process.ts) leaves the process running
 // for the next job, as the production long-lived engines do; without it the process exits after one.
@@ -75,6 +76,8 @@ async function run(job) {
     send({ type: 'log', level: 'info', text: `grandchild ${child.pid}` });
   }
   send({ type: 'log', level: 'info', text: `job ${job.jobId} ${job.operation}` });
+  // A keyed line (src-shared/runs/log-keys.ts), as production engines write them.
+  if (input.logKeyed) send({ type: 'log', level: 'info', text: `downloaded ${bytes} bytes`, key: 'downloaded', params: { bytes } });
   // A long-lived one says which process took the job (one process, unit after unit).
   if (job.keepAlive) send({ type: 'log', level: 'info', text: `long-lived pid ${process.pid}` });
   if (input.errorCode) {

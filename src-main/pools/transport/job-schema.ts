@@ -11,6 +11,7 @@ import { poolKeyPrefix } from '../pool-acl';
 
 export const JOB_FORMAT = 'backlot-pool-job-v1';
 export const RESULT_FORMAT = 'backlot-pool-result-v1';
+export const LOGS_FORMAT = 'backlot-pool-logs-v1';
 
 /**
  * BullMQ's `prefix` for a pool: its queues (one per base lane, named after the lane) then live under
@@ -86,7 +87,36 @@ export const poolJobSchema = z.object({
 
 export type PoolJob = z.infer<typeof poolJobSchema>;
 
-const logEntry = z.object({ level: z.enum(LOG_LEVELS), text: z.string().max(64 * 1024), at: z.number() });
+const logKey = z.string().regex(/^[a-z][A-Za-z0-9]{0,63}$/);
+const logParams = z.record(z.string().max(64), z.union([z.string().max(500), z.number(), z.boolean(), z.null()])).refine((p) => Object.keys(p).length <= 32, { message: 'has too many params' });
+/** A line of the engine's log; `seq` numbers it among the unit's lines (the forwarded ones carry the same numbers). */
+/** The host checks a keyed line's key and params again as it writes it (pool-transport.ts). */
+const logEntry = z.object({ level: z.enum(LOG_LEVELS), text: z.string().max(64 * 1024), at: z.number(), seq: z.number().int().min(0).optional(), key: z.string().max(64).optional(), params: z.record(z.string(), z.unknown()).optional() });
+
+/**
+ * What a worker sends as its job's progress while the unit runs (docs/pools.md "Log lines on the
+ * host"): the engine's latest progress and its log lines since the last batch, bounded, with how
+ * many it left out. The host writes them into the unit's run log, tagged with the worker.
+ */
+export const poolProgressSchema = z.object({
+  ratio: z.number().min(0).max(1),
+  message: z.object({
+    text: z.string().max(2000),
+    key: z.string().regex(LOG_KEY_PATTERN).max(100).optional(),
+    params: z.record(z.string(), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()])).optional(),
+  }).optional(),
+}).strict();
+export type PoolProgress = z.infer<typeof poolProgressSchema>;
+
+export const poolLogsSchema = z.object({
+  format: z.literal(LOGS_FORMAT),
+  worker: safeId,
+  lines: z.array(z.object({ seq: z.number().int().min(0), level: z.enum(LOG_LEVELS), text: z.string().max(2000), key: logKey.optional(), params: logParams.optional() }).strict()).max(200),
+  dropped: z.number().int().min(0),
+  progress: poolProgressSchema.nullable(),
+}).strict();
+
+export type PoolLogs = z.infer<typeof poolLogsSchema>;
 
 /** A worker's answer. Outputs name the file it uploaded (under its own attempt's name) and the engine's own name for it. */
 export const poolResultSchema = z.object({
@@ -115,15 +145,7 @@ export type PoolResult = z.infer<typeof poolResultSchema>;
  * engine's message as its English text with its key and params (src-shared/runs/progress-keys.ts).
  * The host checks it as it checks an engine's progress line: a worker is not trusted blindly.
  */
-export const poolProgressSchema = z.object({
-  ratio: z.number().min(0).max(1),
-  message: z.object({
-    text: z.string().max(2000),
-    key: z.string().regex(LOG_KEY_PATTERN).max(100).optional(),
-    params: z.record(z.string(), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()])).optional(),
-  }).optional(),
-});
-export type PoolProgress = z.infer<typeof poolProgressSchema>;
+
 
 export const heartbeatSchema = z.object({
   id: safeId,

@@ -39,6 +39,9 @@ export interface PoolView {
 
 const info = (h: Heartbeat): PoolWorkerInfo => ({ ...h });
 
+/** The reason under a worker's PREFLIGHT_FAILED (WORKER_ENGINE_MISSING, MAP_NOT_THIS_LIBRARY, an engine's code), for the lane's hold. */
+const whyOut = (params: Record<string, unknown>): { code?: string } => (typeof params.code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(params.code) ? { code: params.code } : {});
+
 export function laneStates(views: readonly PoolView[]): PoolLaneState[] {
   const out: PoolLaneState[] = [];
   for (const view of views) {
@@ -53,7 +56,7 @@ export function laneStates(views: readonly PoolView[]): PoolLaneState[] {
       else if (serving.length === 0) {
         const out = shown.find((w) => w.outOfService !== null);
         hold = out
-          ? { code: 'POOL_OFFLINE', params: { pool: view.record.name, lane: queueKey, outOfService: out.outOfService!.code } }
+          ? { code: 'POOL_OFFLINE', params: { pool: view.record.name, lane: queueKey, outOfService: out.outOfService!.code, ...whyOut(out.outOfService!.params) } }
           : { code: 'POOL_OFFLINE', params: { pool: view.record.name, lane: queueKey } };
       }
       out.push({ pool: view.record.name, lane: lane as LaneKey, queueKey, slots: declared ?? advertised, hold, workers: shown.map(info) });

@@ -21,9 +21,9 @@ import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
 import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
 import { jobSettings } from './job-settings';
-import { JOB_FORMAT, STALLED_REASON, cancelChannel, cancelKey, check, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, poolProgressSchema, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
+import { JOB_FORMAT, STALLED_REASON, poolLogsSchema, cancelChannel, cancelKey, check, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
-import { logLine } from '../../../src-shared/runs/log-keys';
+import { isLogKey, logLine, type LogMessage } from '../../../src-shared/runs/log-keys';
 
 export interface PoolTransportOptions {
   pools: PoolStore;
@@ -53,11 +53,18 @@ interface Waiter {
   lane: LaneKey;
   /** Resolves the run, or (after an abort) only removes the job once it ends. */
   end(job: Job | null | 'closed'): void;
-  /** The unit's progress as its worker reported it (unchecked: the transport checks it). */
-  progress?: (data: unknown) => void;
   /** An adopted unit: called once with its job as soon as it can be read (its ticket is put back then). */
   adopt?: (job: Job) => void;
+  /** The unit's run log and progress: the worker's lines are written there as they come (docs/pools.md "Log lines on the host"). */
+  io?: InProcessIo;
+  /** The highest line number of the worker's log written so far, and how many were written. */
+  heard?: { seq: number; written: number };
 }
+
+/** At most this many of a worker's lines are written into one unit's run log (a flood is cut short, said once). */
+const WORKER_LINES_PER_UNIT = 2000;
+/** At a unit's end, at most this many lines of the result that were not heard while it ran. */
+const RESULT_LINES_AT_END = 200;
 
 type Ended = Job | null | 'closed' | 'refused';
 
@@ -179,9 +186,11 @@ export class PoolTransport implements PoolRuntime {
       if (w) void this.settle(jobId, w);
     };
     events.on('completed', wake);
-    // A worker's progress report: handed to the unit's io once checked (docs/pools.md "A unit on a worker").
-    events.on('progress', ({ jobId, data }: { jobId: string; data: unknown }) => this.waiters.get(jobId)?.progress?.(data));
     events.on('failed', wake);
+    events.on('progress', ({ jobId, data }: { jobId: string; data: unknown }) => {
+      const w = this.waiters.get(jobId);
+      if (w) this.workerLines(w, data);
+    });
     conn.events.set(lane, events);
     await events.waitUntilReady();
   }
@@ -267,7 +276,7 @@ export class PoolTransport implements PoolRuntime {
     io.log('info', logLine('poolSent', { pool: record.name, lane: request.lane, job: job.jobId }));
     // Followed only once it is in Redis: a poll that read the state of a job not added yet would
     // take "unknown" for a job gone. The job may have ended already; settle reads its state now.
-    const waiter: Waiter = { pool: record.name, lane: request.lane, end: endWith };
+    const waiter: Waiter = { pool: record.name, lane: request.lane, end: endWith, io, heard: { seq: -1, written: 0 } };
     return this.follow(conn, request, io, waiter, ended);
   }
 
@@ -282,7 +291,7 @@ export class PoolTransport implements PoolRuntime {
     const ended = new Promise<Ended>((resolve) => { endWith = resolve; });
     io.log('info', `unit adopted on pool ${conn.record.name} (${request.lane}@${conn.record.name}), job ${job.jobId}: followed after the host's restart`);
     const waiter: Waiter = {
-      pool: conn.record.name, lane: request.lane, end: endWith,
+      pool: conn.record.name, lane: request.lane, end: endWith, io, heard: { seq: -1, written: 0 },
       adopt: (found) => {
         const data = check(poolJobSchema, found.data);
         try {
@@ -305,10 +314,6 @@ export class PoolTransport implements PoolRuntime {
     const { job } = request;
     const record = conn.record;
     const revoke = () => this.options.tickets.revokeUnit(record.name, job.jobId);
-    waiter.progress = (data) => {
-      const p = poolProgressSchema.safeParse(data);
-      if (p.success) io.progress(p.data.ratio, p.data.message);
-    };
     this.waiters.set(job.jobId, waiter);
     // Events of the lane's queue wake the waiter; the poll reads its state anyway (a missed event, Redis down at start).
     void withTimeout(this.eventsOf(conn, request.lane), ADD_TIMEOUT_MS).catch(() => undefined);
@@ -326,7 +331,7 @@ export class PoolTransport implements PoolRuntime {
     // Fence 2 first: from here no late upload can change what is checked below.
     revoke();
     if (first === 'closed') return failure('POOL_TRANSPORT_CLOSED', { pool: record.name }, 'The host stopped following the unit; it stays in the queue.');
-    return this.outcome(first, request);
+    return this.outcome(first, request, waiter);
   }
 
   /** Reads a waiting job's state; once it ended, removes it from Redis and ends its waiter. */
@@ -379,13 +384,67 @@ export class PoolTransport implements PoolRuntime {
   }
 
   /** Fences 1 and 3: the claim token the worker echoes, and the outputs really uploaded, byte for byte. */
-  private async outcome(job: Job | null, request: PoolUnitRequest): Promise<EngineOutcome> {
+  /** A batch of a worker's lines and progress (log-forwarder.ts): checked, then written into the unit's run log. */
+  private workerLines(w: Waiter, data: unknown): void {
+    if (!w.io || !w.heard) return;
+    let value = data;
+    if (typeof value === 'string') {
+      try { value = JSON.parse(value); } catch { return; }
+    }
+    const checked = check(poolLogsSchema, value);
+    if (!checked.ok) return;
+    const batch = checked.value;
+    for (const line of batch.lines) {
+      if (line.seq <= w.heard.seq) continue;
+      w.heard.seq = line.seq;
+      this.writeWorkerLine(w, batch.worker, line);
+    }
+    if (batch.dropped > 0 && w.heard.written < WORKER_LINES_PER_UNIT) {
+      w.heard.written++;
+      w.io.log('warn', `[${batch.worker}] ${batch.dropped} log line(s) of the engine left out here (the worker forwards at most 20 a second, 1,000 a unit)`);
+    }
+    if (batch.progress) w.io.progress(batch.progress.ratio, batch.progress.message);
+  }
+
+  /** One worker line in the run log, tagged with the worker: a keyed line keeps its key (the window says it) and names the worker in `onWorker`. */
+  private writeWorkerLine(w: Waiter, worker: string, line: { level: 'debug' | 'info' | 'warn' | 'error'; text: string; key?: string; params?: Record<string, unknown> }): void {
+    if (!w.io || !w.heard) return;
+    if (w.heard.written >= WORKER_LINES_PER_UNIT) return;
+    w.heard.written++;
+    if (w.heard.written === WORKER_LINES_PER_UNIT) {
+      w.io.log('warn', `[${worker}] the rest of the engine's log is left out of the run log (${WORKER_LINES_PER_UNIT} lines written)`);
+      return;
+    }
+    const text = `[${worker}] ${line.text.slice(0, 2000)}`;
+    const params: Record<string, string | number | boolean | null> = {};
+    for (const [k, v] of Object.entries(line.params ?? {}).slice(0, 32)) {
+      if (v === null || typeof v === 'number' || typeof v === 'boolean') params[k] = v;
+      else if (typeof v === 'string') params[k] = v.slice(0, 500);
+    }
+    const message: LogMessage = line.key && isLogKey(line.key) ? { text, key: line.key, params: { ...params, onWorker: worker } } : { text };
+    w.io.log(line.level, message);
+  }
+
+  /** At the unit's end: the result's lines the run log has not heard (a missed batch, an adopted unit), the last ones only. */
+  private resultLines(w: Waiter | undefined, worker: string, logs: PoolResult['logs']): void {
+    if (!w?.io || !w.heard) return;
+    const heard = w.heard.seq;
+    const unheard = logs.map((l, i) => ({ l, seq: l.seq ?? i })).filter((x) => x.seq > heard);
+    const shown = unheard.slice(-RESULT_LINES_AT_END);
+    if (unheard.length > shown.length) w.io.log('warn', `[${worker}] ${unheard.length - shown.length} earlier log line(s) of the engine left out here`);
+    for (const x of shown) this.writeWorkerLine(w, worker, x.l);
+    w.heard.seq = Math.max(heard, ...shown.map((x) => x.seq));
+  }
+
+  private async outcome(job: Job | null, request: PoolUnitRequest, waiter?: Waiter): Promise<EngineOutcome> {
     if (!job) return failure('WORKER_LOST', { pool: request.pool, reason: 'job-gone' });
     if (job.failedReason) {
       // An adopted unit whose job failed lost its worker's attempt across the host's restart (an upload
       // refused while no door or ticket was there): the unit runs again, not the item's failure.
       if (request.adopt) return failure('WORKER_LOST', { pool: request.pool, lane: `${request.lane}@${request.pool}`, reason: 'adopted-job-failed' }, String(job.failedReason).slice(0, 2000));
       if (job.failedReason === STALLED_REASON) return failure('WORKER_LOST', { pool: request.pool, lane: `${request.lane}@${request.pool}` }, job.failedReason);
+      // The worker waited out its patience for this host's door (docs/pools.md "What each failure does"): not the item's fault.
+      if (job.failedReason.startsWith('WORKER_DOOR_UNREACHABLE:')) return failure('WORKER_LOST', { pool: request.pool, lane: `${request.lane}@${request.pool}`, reason: 'door-unreachable' }, job.failedReason.slice(0, 2000));
       return failure('POOL_WORKER_FAILED', { pool: request.pool }, String(job.failedReason).slice(0, 2000));
     }
     const checked = check(poolResultSchema, job.returnvalue);
@@ -394,6 +453,7 @@ export class PoolTransport implements PoolRuntime {
     if (result.jobId !== request.job.jobId || result.unitKey !== request.unitKey || result.claimToken !== request.claimToken) {
       return failure('POOL_FENCE_REFUSED', { fence: 'claim', pool: request.pool });
     }
+    this.resultLines(waiter, result.worker.id, result.logs);
     const logs = result.logs;
     const base = { pool: request.pool, worker: result.worker, engine: { id: `${result.engine.id}@${request.pool}`, fingerprint: result.engine.fingerprint } };
     if (!result.outcome.ok) return { ok: false, code: result.outcome.code, params: { ...result.outcome.params, ...base }, diagnostic: result.diagnostic, logs };

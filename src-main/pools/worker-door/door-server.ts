@@ -189,6 +189,8 @@ function refuse(res: http.ServerResponse, e: unknown): void {
     res.destroy();
     return;
   }
-  res.writeHead(STATUS[code] ?? 500, { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close', ...offset });
+  // The code also as a header: a HEAD's refusal carries no body, and a worker tells an unknown upload
+  // token (a restarted host that has not taken the unit up yet) from a revoked one by it.
+  res.writeHead(STATUS[code] ?? 500, { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close', 'x-backlot-code': code, ...offset });
   res.end(JSON.stringify({ code, message }));
 }

@@ -70,7 +70,9 @@ export function sayKeyed(line: KeyedText, group: string, known: object, w: LineW
   if (!line.key || !has(known, line.key)) return { text: line.text, keyed: false, details };
   const named: Record<string, string> = {};
   for (const [name, value] of Object.entries(line.params ?? {})) named[name] = param(name, value, w);
-  return { text: w.t(`${group}.${line.key}`, named), keyed: true, details };
+  // A line a pool worker's engine wrote names that worker (docs/pools.md "Log lines on the host").
+  const onWorker = typeof line.params?.onWorker === 'string' ? `[${line.params.onWorker}] ` : '';
+  return { text: `${onWorker}${w.t(`${group}.${line.key}`, named)}`, keyed: true, details };
 }
 
 export function sayLogLine(line: KeyedText, w: LineWords): SaidLine {

@@ -70,10 +70,14 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
     const message = text(p.message);
     return `The engine on ${lane(p, c)} failed its check${withCode(p)}${message ? `: ${message}` : '.'}`;
   },
-  POOL_OFFLINE: (p, c) => `${laneCap(p, c)} has no live worker${pool(p)}: its work waits until a worker joins.`,
+  POOL_OFFLINE: (p, c) => (text(p.code)
+    ? `${laneCap(p, c)} has no worker in service${pool(p)} (${text(p.code)}): its work waits until a worker that can run it joins.`
+    : `${laneCap(p, c)} has no live worker${pool(p)}: its work waits until a worker joins.`),
   POOL_TRANSPORT_DOWN: (p, c) => `The pool's transport (Redis) cannot be reached, so ${lane(p, c)} takes no work until it is back.`,
   WORKER_LOST: (p, c) => `A worker of ${lane(p, c)} stopped answering: its unit goes back to the queue, and this is not counted as the item's failure.`,
   WORKER_OUT_OF_SERVICE: (p, c) => `A worker of ${lane(p, c)} took itself out of service${withCode(p)}; it fails no item, and the lane waits for a worker that can run it.`,
+  WORKER_ENGINE_MISSING: (p) => `A worker cannot run the engine the host runs this work with${text(p.engine) ? ` (${text(p.engine)})` : ''}: it took that lane out of service and handed the unit back to the pool; no item fails.`,
+  WORKER_DOOR_UNREACHABLE: () => "A worker could not reach the host's worker door for 10 minutes; its unit goes back to the queue, and this is not counted as the item's failure.",
   MAP_TARGET_MISSING: (p) => `A folder the worker maps${text(p.folder) ? ` (${text(p.folder)})` : ''} is not there on the worker (not mounted?); the worker fails no item and takes no work on that lane.`,
   MAP_NOT_THIS_LIBRARY: (p) => `The worker's mapped folder${text(p.folder) ? ` ${text(p.folder)}` : ''} is not this library's (no matching .backlot-library marker); the worker fails no item and takes no work on that lane until the right folder is mounted.`,
   NODE_FULL: (p) => (text(p.node) ? `The "${text(p.node)}" group of the tree is at its worker limit.` : 'A group of the tree is at its worker limit.'),

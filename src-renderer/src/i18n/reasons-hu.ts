@@ -69,10 +69,14 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
     const message = text(p.message);
     return `A motor ${lane(p, c)} nem ment át az ellenőrzésen${withCode(p)}${message ? `: ${message}` : '.'}`;
   },
-  POOL_OFFLINE: (p, c) => `${laneName(p, c)}${pool(p)} nincs élő munkagépe: a munkája vár, amíg egy munkagép csatlakozik.`,
+  POOL_OFFLINE: (p, c) => (text(p.code)
+    ? `${laneName(p, c)}${pool(p)} nincs szolgálatban lévő munkagépe (${text(p.code)}): a munkája vár, amíg csatlakozik egy munkagép, amely futtatni tudja.`
+    : `${laneName(p, c)}${pool(p)} nincs élő munkagépe: a munkája vár, amíg egy munkagép csatlakozik.`),
   POOL_TRANSPORT_DOWN: (p, c) => `A gépcsoport átvitele (Redis) nem érhető el, ezért ${lane(p, c)} nem indul munka, amíg vissza nem tér.`,
   WORKER_LOST: (p, c) => `Egy munkagép ${lane(p, c)} nem válaszol: az egysége visszakerül a sorba, és ez nem számít az elem hibájának.`,
   WORKER_OUT_OF_SERVICE: (p, c) => `Egy munkagép ${lane(p, c)} kivonta magát a szolgálatból${withCode(p)}; egy elemet sem buktat el, és a sáv olyan munkagépre vár, amely futtatni tudja.`,
+  WORKER_ENGINE_MISSING: (p) => `Egy munkagép nem tudja futtatni azt a motort, amellyel a gazdagép ezt a munkát végzi${text(p.engine) ? ` (${text(p.engine)})` : ''}: kivonta azt a sávot a szolgálatból, és visszaadta az egységet a gépcsoportnak; egy elemet sem buktat el.`,
+  WORKER_DOOR_UNREACHABLE: () => 'Egy munkagép 10 percig nem érte el a gazdagép munkagép-ajtaját; az egysége visszakerül a sorba, és ez nem számít az elem hibájának.',
   MAP_TARGET_MISSING: (p) => `Egy mappa, amelyet a munkagép leképez${text(p.folder) ? ` (${text(p.folder)})` : ''}, nincs meg a munkagépen (nincs csatolva?); a munkagép egy elemet sem buktat el, és azon a sávon nem vállal munkát.`,
   MAP_NOT_THIS_LIBRARY: (p) => `A munkagép leképezett mappája${text(p.folder) ? ` (${text(p.folder)})` : ''} nem ennek a könyvtárnak a mappája (nincs egyező .backlot-library jelölő); a munkagép egy elemet sem buktat el, és azon a sávon nem vállal munkát, amíg a helyes mappát nem csatolják.`,
   NODE_FULL: (p) => (text(p.node) ? `A fa „${text(p.node)}” csoportja elérte a munkáskorlátját.` : 'A fa egyik csoportja elérte a munkáskorlátját.'),
