@@ -31,6 +31,9 @@ export type TraceEvent = Record<string, unknown>;
  */
 const INSTANTS_PER_COMMIT = 16384;
 
+/** The work store's item cache in a simulation: a scratch run trades memory for picks (WorkStoreOptions). */
+const SIM_ITEM_CACHE = 65536;
+
 export interface SimOutput {
   trace?: TraceEvent[];
   metrics: {
@@ -200,7 +203,7 @@ class Simulation {
   private boot(first: boolean): void {
     const seededFrom = first ? this.options.seededFrom : undefined;
     if (seededFrom !== undefined) fs.copyFileSync(seededFrom, this.file);
-    this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false, operations: SCENARIO_OPERATION_IDS, settleOrder: false });
+    this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false, operations: SCENARIO_OPERATION_IDS, settleOrder: false, itemCacheLimit: SIM_ITEM_CACHE });
     this.arbiter = new Arbiter(this.host, this.config);
     if (this.poolLanes.length > 0) this.arbiter.setPoolLanes(this.poolLanes);
     if (first && (seededFrom !== undefined || this.options.keepSeeded !== undefined)) {
