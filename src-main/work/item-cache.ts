@@ -2,8 +2,8 @@
 // channels) and its work rows, so finishing a unit does not read them again (docs/benchmarks.md
 // "Pick throughput"). The work store is the one writer of `work` and keeps these rows as it writes
 // them; the library tells it when an item's or a channel's facts change; a rollback or another
-// connection's commit forgets everything. Bounded: the oldest entry goes when a new one would pass
-// the limit.
+// connection's commit forgets everything. Bounded: the entry used longest ago goes when a new one
+// would pass the limit (an item whose work is all done is not asked for again).
 
 export class ItemCache<Facts, Row> {
   private readonly facts = new Map<string, Facts>();
@@ -12,7 +12,13 @@ export class ItemCache<Facts, Row> {
   constructor(private readonly limit: number) {}
 
   factsOf(itemId: string): Facts | undefined {
-    return this.facts.get(itemId);
+    const f = this.facts.get(itemId);
+    if (f !== undefined) {
+      // Most recently used last: a Map iterates in insertion order.
+      this.facts.delete(itemId);
+      this.facts.set(itemId, f);
+    }
+    return f;
   }
 
   setFacts(itemId: string, facts: Facts): void {
@@ -22,7 +28,12 @@ export class ItemCache<Facts, Row> {
 
   /** The item's work rows by operation, as last read or written (the caller may change them in place). */
   rowsOf(itemId: string): Map<string, Row> | undefined {
-    return this.rows.get(itemId);
+    const r = this.rows.get(itemId);
+    if (r !== undefined) {
+      this.rows.delete(itemId);
+      this.rows.set(itemId, r);
+    }
+    return r;
   }
 
   setRows(itemId: string, rows: Map<string, Row>): void {

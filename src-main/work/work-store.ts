@@ -140,8 +140,8 @@ export interface WorkStoreOptions {
   settleOrder?: boolean;
   /**
    * How many items' facts and work rows are kept between units (default 16,384, about 50 MB). The
-   * simulator keeps more: a 78,000-item backlog finds 66 % of its items there with the default and
-   * 92 % with 65,536 (docs/benchmarks.md "Pick throughput").
+   * simulator keeps more (docs/benchmarks.md "Pick throughput": a 78,000-item backlog found 66 % of
+   * its items kept with 16,384 and 92 % with 65,536).
    */
   itemCacheLimit?: number;
 }
