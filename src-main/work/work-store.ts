@@ -96,8 +96,11 @@ export interface ReadyWatcher {
 
 export const DEFAULT_OPERATION_FINGERPRINT = 'v1';
 
-/** How many items' facts and rows the work store keeps between units by default (about 3 kB each). */
-const ITEM_CACHE_LIMIT = 16384;
+/**
+ * How many items' facts and rows the work store keeps between units by default (about 3 kB each):
+ * a host's units take seconds to hours, so a few recent items are all that saves anything there.
+ */
+const ITEM_CACHE_LIMIT = 1024;
 
 /** Prefixed to an output's fingerprint when it was superseded ("redo"): it no longer matches, so it is stale. */
 const SUPERSEDED = '~';
@@ -139,7 +142,7 @@ export interface WorkStoreOptions {
    */
   settleOrder?: boolean;
   /**
-   * How many items' facts and work rows are kept between units (default 16,384, about 50 MB). The
+   * How many items' facts and work rows are kept between units (default 1,024, about 3 MB). The
    * simulator keeps more (docs/benchmarks.md "Pick throughput": a 78,000-item backlog found 66 % of
    * its items kept with 16,384 and 92 % with 65,536).
    */
