@@ -1,7 +1,9 @@
 // Writes run records: one per (operation, channel) stretch on a slot, never one per item. A run
-// row is written when it opens and when it closes; each unit that ends adds to its totals, which
-// are kept in memory and written with the close, or before the transaction commits if the run
-// is still open then (so a crash keeps what the run had done).
+// opened inside a transaction gets its id at once but its row only when it closes (one insert of
+// the finished row) or just before the transaction commits (the open row), whichever comes first:
+// a crash loses nothing the commit had, and a stretch that opens and ends inside one commit group
+// (the simulator's) costs one write. Each unit that ends adds to the totals, kept in memory and
+// written with the close, or before the commit if the run is still open (docs/architecture.md).
 import type { Db } from '../db/connection';
 import type { UnitOfWork } from '../db/unit-of-work';
 import type { RunTrigger } from '../../src-shared/runs/trigger';
@@ -49,14 +51,28 @@ export class RunWriter {
   private readonly failures = new Map<number, UnitFailure | null>();
   /** Per open run: its unit totals (read from the row when not known, e.g. after a rollback). */
   private readonly totals = new Map<number, RunTotals>();
+  /** Runs opened in the running transaction whose rows are not written yet, by id. */
+  private readonly pending = new Map<number, OpenRun>();
+  /** The next run id to hand out in the running transaction (null: read it from the file first). */
+  private nextId: number | null = null;
   /** Totals that could not be written before a commit; the outcomes they counted stand. */
   writeFailures = 0;
 
   constructor(uow: UnitOfWork, private readonly db: Db) {
-    uow.addHook({ beforeCommit: () => this.writeTotals(), afterRollback: () => this.totals.clear() });
+    uow.addHook({
+      beforeCommit: () => { this.writePending(); this.writeTotals(); },
+      afterRollback: () => { this.totals.clear(); this.pending.clear(); this.nextId = null; },
+    });
     this.q = {
       open: db.prepare(`INSERT INTO runs (operation, channel_id, lane, slot, node_id, trigger, actor, started_at, outcome)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running')`),
+      openWithId: db.prepare(`INSERT INTO runs (id, operation, channel_id, lane, slot, node_id, trigger, actor, started_at, outcome)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')`),
+      // A run that opened and closed inside one transaction: its one row, finished.
+      closedWithId: db.prepare(`INSERT INTO runs (id, operation, channel_id, lane, slot, node_id, trigger, actor, started_at, ended_at, outcome,
+        reason_code, reason_params, diagnostic, items_done, items_failed, bytes_written, spent_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      // What AUTOINCREMENT would hand out next, less one.
+      lastId: db.prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'runs'), 0), COALESCE((SELECT MAX(id) FROM runs), 0))`).pluck(),
       setTotals: db.prepare('UPDATE runs SET items_done = ?, items_failed = ?, bytes_written = ?, spent_usd = ? WHERE id = ?'),
       totals: db.prepare('SELECT items_done, items_failed, bytes_written, spent_usd FROM runs WHERE id = ?').raw(true),
       close: db.prepare(`UPDATE runs SET ended_at = ?, outcome = ?, reason_code = ?, reason_params = ?, diagnostic = COALESCE(?, diagnostic),
@@ -75,9 +91,38 @@ export class RunWriter {
   }
 
   open(run: OpenRun): number {
-    const id = Number(this.q.open.run(run.operation, run.channelId, run.lane, run.slot, run.nodeId, run.trigger, run.actor, run.startedAt).lastInsertRowid);
+    let id: number;
+    if (this.db.inTransaction) {
+      // The id AUTOINCREMENT would give; read once per transaction, whose writes no other
+      // connection can interleave with (SQLite has one writer; a snapshot a commit overtook fails).
+      this.nextId ??= (this.q.lastId.get() as number) + 1;
+      id = this.nextId++;
+      this.pending.set(id, run);
+    } else {
+      id = Number(this.q.open.run(run.operation, run.channelId, run.lane, run.slot, run.nodeId, run.trigger, run.actor, run.startedAt).lastInsertRowid);
+    }
     this.totals.set(id, { done: 0, failed: 0, bytes: 0, usd: 0, dirty: false });
     return id;
+  }
+
+  /** A run opened in this transaction gets its row now, as open (a log line or a reader needs it). */
+  private materialize(runId: number): void {
+    const run = this.pending.get(runId);
+    if (!run) return;
+    this.pending.delete(runId);
+    this.q.openWithId.run(runId, run.operation, run.channelId, run.lane, run.slot, run.nodeId, run.trigger, run.actor, run.startedAt);
+  }
+
+  /** Before a commit (or a savepoint): runs still open get their rows; the next id is read again after. */
+  private writePending(): void {
+    for (const id of [...this.pending.keys()]) {
+      try {
+        this.materialize(id);
+      } catch {
+        this.writeFailures++;
+      }
+    }
+    this.nextId = null;
   }
 
   private totalsOf(runId: number): RunTotals | undefined {
@@ -137,17 +182,31 @@ export class RunWriter {
     if (!c) return;
     this.totals.delete(runId);
     const outcome = c.failed > 0 && c.done === 0 ? 'failed' : 'succeeded';
+    let code: string | null;
+    let params: string | null;
+    let diag: string | null;
     if (outcome === 'failed' && failure) {
-      this.q.close.run(endedAt, outcome, failure.code, JSON.stringify({ ...failure.params, failed: c.failed }), diagnostic ?? failure.diagnostic ?? null,
-        c.done, c.failed, c.bytes, c.usd, runId);
+      code = failure.code;
+      params = JSON.stringify({ ...failure.params, failed: c.failed });
+      diag = diagnostic ?? failure.diagnostic ?? null;
+    } else {
+      code = c.failed > 0 && c.done > 0 ? 'SOME_FAILED' : c.failed > 0 ? 'ALL_FAILED' : null;
+      params = code ? JSON.stringify({ failed: c.failed }) : null;
+      diag = diagnostic;
+    }
+    const run = this.pending.get(runId);
+    if (run) {
+      this.pending.delete(runId);
+      this.q.closedWithId.run(runId, run.operation, run.channelId, run.lane, run.slot, run.nodeId, run.trigger, run.actor, run.startedAt,
+        endedAt, outcome, code, params, diag, c.done, c.failed, c.bytes, c.usd);
       return;
     }
-    const reason = c.failed > 0 && c.done > 0 ? 'SOME_FAILED' : c.failed > 0 ? 'ALL_FAILED' : null;
-    this.q.close.run(endedAt, outcome, reason, reason ? JSON.stringify({ failed: c.failed }) : null, diagnostic, c.done, c.failed, c.bytes, c.usd, runId);
+    this.q.close.run(endedAt, outcome, code, params, diag, c.done, c.failed, c.bytes, c.usd, runId);
   }
 
   closeAs(runId: number, endedAt: number, outcome: 'interrupted' | 'cancelled' | 'skipped' | 'failed', code: string, params: Record<string, unknown> = {}): void {
     this.failures.delete(runId);
+    this.materialize(runId);
     const c = this.totals.get(runId);
     if (c) this.writeTotalsOf(runId, c);
     this.totals.delete(runId);
@@ -159,12 +218,14 @@ export class RunWriter {
    * and params the window says it from in the reader's language (docs/i18n.md "Log lines").
    */
   log(runId: number, t: number, level: 'debug' | 'info' | 'warn' | 'error', text: string, keyed?: RunLogKey): void {
+    this.materialize(runId);
     this.q.log.run(runId, t, level, text, keyed?.key ?? null, keyed ? JSON.stringify(keyed.params ?? {}) : null);
   }
 
   /** Startup sweep: runs a dead process left open become interrupted, keeping what they spent. */
   interruptOpenRuns(now: number, keep: ReadonlySet<number> = new Set()): number {
     this.failures.clear();
+    this.writePending();
     this.writeTotals();
     this.totals.clear();
     if (keep.size === 0) return this.q.interruptOpen.run(now).changes;
@@ -175,6 +236,6 @@ export class RunWriter {
   }
 
   count(): number {
-    return (this.q.count.get() as { n: number }).n;
+    return (this.q.count.get() as { n: number }).n + this.pending.size;
   }
 }

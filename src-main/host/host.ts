@@ -27,6 +27,8 @@ export interface HostOptions {
   operations?: readonly OperationId[];
   /** false in the simulator: the catalog's order-only waits (settlesAfter) are not derived (WorkStoreOptions). */
   settleOrder?: boolean;
+  /** How many items' facts and rows the work store keeps between units (WorkStoreOptions). */
+  itemCacheLimit?: number;
 }
 
 export class Host {
@@ -48,7 +50,11 @@ export class Host {
     this.databaseFile = options.databaseFile;
     this.db = openDatabase(options.databaseFile, { durable: options.durable });
     this.uow = new UnitOfWork(this.db);
-    this.work = new WorkStore(this.uow, { operations: options.operations, ...(options.settleOrder === undefined ? {} : { settleOrder: options.settleOrder }) });
+    this.work = new WorkStore(this.uow, {
+      operations: options.operations,
+      ...(options.settleOrder === undefined ? {} : { settleOrder: options.settleOrder }),
+      ...(options.itemCacheLimit === undefined ? {} : { itemCacheLimit: options.itemCacheLimit }),
+    });
     this.library = new LibraryRepository(this.db, this.work);
     this.backfillWork();
     this.backfillChannelWork();

@@ -232,6 +232,7 @@ export class LibraryRepository {
   /** Removes a channel from the library (null: adds it back); its items' work follows (missing-input while removed). */
   setChannelRemoved(channelId: string, removedAt: number | null, now: number): void {
     this.q.setRemoved.run(removedAt, channelId);
+    this.work.factsChanged(null);
     this.work.recomputeChannel(channelId, now);
     for (const item of this.itemsOfChannel(channelId)) this.work.recomputeItem(item.id, now);
   }
@@ -269,5 +270,7 @@ export class LibraryRepository {
   /** Replaces a channel's settings blob (a folder's extensions and recursion, a feed's options). */
   setChannelSettings(channelId: string, settings: Record<string, unknown>): void {
     this.q.setSettings.run(JSON.stringify(settings), channelId);
+    // The work store derives from the settings (a channel's redownload): its items' facts are read again.
+    this.work.factsChanged(null);
   }
 }

@@ -31,6 +31,14 @@ export type TraceEvent = Record<string, unknown>;
  */
 const INSTANTS_PER_COMMIT = 16384;
 
+/**
+ * A simulation trades memory for picks: the work store keeps more items (WorkStoreOptions) and
+ * SQLite keeps up to 128 MB of the scratch file's pages (the default 2 MB made a 78,000-item
+ * library's picks read pages back from the OS; docs/benchmarks.md "Pick throughput").
+ */
+const SIM_ITEM_CACHE = 32768;
+const SIM_PAGE_CACHE_KIB = 131072;
+
 export interface SimOutput {
   trace?: TraceEvent[];
   metrics: {
@@ -200,7 +208,9 @@ class Simulation {
   private boot(first: boolean): void {
     const seededFrom = first ? this.options.seededFrom : undefined;
     if (seededFrom !== undefined) fs.copyFileSync(seededFrom, this.file);
-    this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false, operations: SCENARIO_OPERATION_IDS, settleOrder: false });
+    this.host = new Host({ databaseFile: this.file, clock: this.clock, durable: false, operations: SCENARIO_OPERATION_IDS, settleOrder: false, itemCacheLimit: SIM_ITEM_CACHE });
+    // A scratch file: its pages stay in this process rather than being read back from the OS on every pick.
+    this.host.db.pragma(`cache_size = ${-SIM_PAGE_CACHE_KIB}`);
     this.arbiter = new Arbiter(this.host, this.config);
     if (this.poolLanes.length > 0) this.arbiter.setPoolLanes(this.poolLanes);
     if (first && (seededFrom !== undefined || this.options.keepSeeded !== undefined)) {

@@ -12,6 +12,7 @@ import {
 } from '../../src-shared/states/states';
 import type { CalendarPeriodKind } from '../../src-shared/schedule/calendar-period';
 import { NO_NEW_ITEMS, ROLLED_UP_OPERATION, RollupQueries, type RollupInputs } from './rollup';
+import { ItemCache } from './item-cache';
 
 export interface WorkRow {
   operation: OperationId;
@@ -95,6 +96,12 @@ export interface ReadyWatcher {
 
 export const DEFAULT_OPERATION_FINGERPRINT = 'v1';
 
+/**
+ * How many items' facts and rows the work store keeps between units by default (about 3 kB each):
+ * a host's units take seconds to hours, so a few recent items are all that saves anything there.
+ */
+const ITEM_CACHE_LIMIT = 1024;
+
 /** Prefixed to an output's fingerprint when it was superseded ("redo"): it no longer matches, so it is stale. */
 const SUPERSEDED = '~';
 
@@ -134,6 +141,12 @@ export interface WorkStoreOptions {
    * dependencies, so every scenario gives the same output as before the order existed.
    */
   settleOrder?: boolean;
+  /**
+   * How many items' facts and work rows are kept between units (default 1,024, about 3 MB). The
+   * simulator keeps more (docs/benchmarks.md "Pick throughput": a 78,000-item backlog found 66 % of
+   * its items kept with 16,384 and 92 % with 65,536).
+   */
+  itemCacheLimit?: number;
 }
 
 export class WorkStore {
@@ -154,17 +167,22 @@ export class WorkStore {
 
   private readonly db: Db;
   private readonly settleOrder: boolean;
+  /** Recently derived items' facts and rows (item-cache.ts); checked against the file when `verifyCache`. */
+  private readonly cache: ItemCache<ItemFactsRow, DerivationRow>;
+  private readonly verifyCache = process.env.BACKLOT_VERIFY_CANDIDATES === '1';
+  private dataVersion = -1;
 
   constructor(uow: UnitOfWork, options: WorkStoreOptions = {}) {
     const db = uow.db;
     this.db = db;
     this.settleOrder = options.settleOrder ?? true;
+    this.cache = new ItemCache(options.itemCacheLimit ?? ITEM_CACHE_LIMIT);
     const derived = new Set<OperationId>(options.operations ?? CATALOG.map((op) => op.id));
     this.channelOps = CATALOG.filter((op) => op.scope === 'channel' && derived.has(op.id));
     this.rollups = derived.has('channel-digest') ? new RollupQueries(db) : null;
     uow.addHook({
       beforeCommit: () => { this.flushRollups(); this.flushCounts(); },
-      afterRollback: () => { this.pendingCounts.clear(); this.dirtyRollups.clear(); },
+      afterRollback: () => { this.pendingCounts.clear(); this.dirtyRollups.clear(); this.cache.clear(); },
     });
     this.q = {
       // Arrays, not objects: better-sqlite3 builds a row object at twice the cost of the query.
@@ -200,6 +218,7 @@ export class WorkStore {
       supersede: db.prepare(`UPDATE work SET output_fp = '${SUPERSEDED}' || output_fp WHERE operation = ? AND item_id = ? AND output_fp IS NOT NULL AND output_fp NOT LIKE '${SUPERSEDED}%'`),
       // Outputs record `<engine id>@<fingerprint>`: this engine's outputs made under another fingerprint.
       itemsOfEngine: db.prepare('SELECT operation, item_id FROM work WHERE output_engine >= ? AND output_engine < ? AND output_engine <> ? AND operation = ? AND output_fp IS NOT NULL'),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       engineFingerprint: db.prepare('SELECT fingerprint FROM engine_config WHERE engine_id = ? AND operation = ?').pluck(),
       setEngineFingerprint: db.prepare('INSERT INTO engine_config (engine_id, operation, fingerprint) VALUES (?, ?, ?) ON CONFLICT (engine_id, operation) DO UPDATE SET fingerprint = excluded.fingerprint'),
     };
@@ -267,7 +286,8 @@ export class WorkStore {
 
   /** Create the rows of a new (or changed) item and derive their states. */
   ensureItem(itemId: string, now: number, have: readonly OperationId[] = []): void {
-    const item = this.itemFacts(itemId);
+    this.cache.forgetItem(itemId);
+    const item = this.itemFacts(itemId, true);
     if (!item) return;
     const duration = item.duration_s ?? 0;
     for (const op of ITEM_OPERATIONS) {
@@ -311,17 +331,28 @@ export class WorkStore {
   /** A download committed the item's media: the job, path and size on its row (the library records the file). */
   recordMediaOutput(itemId: string, output: { path: string | null; bytes: number; jobId: string | null; engine?: string | null }): void {
     this.q.mediaOutput.run(output.jobId, output.path, output.bytes, output.engine ?? null, itemId);
+    const row = this.cache.row('download', itemId);
+    if (row) Object.assign(row, { attempts: 0, deferral_kind: null, deferral_until: null, deferral_code: null });
   }
 
   /** A failure's deferral (backoff, failed, excluded), or none; the state is derived again. */
   recordDeferral(operation: OperationId, itemId: string, d: { attempts: number; kind: 'backoff' | 'failed' | 'excluded' | null; until: number | null; code: string | null }, now: number): void {
     this.q.deferral.run(d.attempts, d.kind, d.until, d.code, operation, itemId);
-    this.recompute(operation, itemId, now);
+    const row = this.cache.row(operation, itemId);
+    if (row) Object.assign(row, { attempts: d.attempts, deferral_kind: d.kind, deferral_until: d.until, deferral_code: d.code });
+    if (operationSpec(operation).scope === 'channel') {
+      this.recomputeChannel(itemId, now);
+    } else {
+      const item = this.itemFacts(itemId);
+      if (item) this.derive(item, now, () => false, () => {});
+    }
   }
 
   /** The user's retry: past failures are forgotten (the caller derives the item again). */
   clearDeferral(operation: OperationId, itemId: string): void {
     this.q.clearDeferral.run(operation, itemId);
+    const row = this.cache.row(operation, itemId);
+    if (row) Object.assign(row, { attempts: 0, deferral_kind: null, deferral_until: null, deferral_code: null });
   }
 
   /**
@@ -330,7 +361,10 @@ export class WorkStore {
    */
   supersede(operation: OperationId, itemId: string, now: number): boolean {
     const changed = this.q.supersede.run(operation, itemId).changes > 0;
-    if (changed) this.recompute(operation, itemId, now);
+    if (changed) {
+      this.cache.forgetRows(itemId);
+      this.recompute(operation, itemId, now);
+    }
     return changed;
   }
 
@@ -351,13 +385,45 @@ export class WorkStore {
     return n;
   }
 
-  /** Re-derive every operation of one item in catalog order; writes only rows that changed. */
+  /**
+   * Re-derive every operation of one item in catalog order; writes only rows that changed. Called
+   * after the item's facts changed (the library), so they are read again.
+   */
   recomputeItem(itemId: string, now: number): void {
-    const item = this.itemFacts(itemId);
+    const item = this.itemFacts(itemId, true);
     if (item) this.derive(item, now, () => false, () => {});
   }
 
-  private itemFacts(itemId: string): ItemFactsRow | undefined {
+  /** An item's facts, or a channel's (every item's, then) changed outside recomputeItem/ensureItem. */
+  factsChanged(itemId: string | null): void {
+    if (itemId === null) this.cache.forgetFacts();
+    else this.cache.forgetItem(itemId);
+  }
+
+  /**
+   * The item's facts: remembered from the last derivation unless `fresh` (the library changed
+   * them). Another connection's commit forgets everything remembered (PRAGMA data_version).
+   */
+  private itemFacts(itemId: string, fresh = false): ItemFactsRow | undefined {
+    const v = this.q.dataVersion.get() as number;
+    if (v !== this.dataVersion) {
+      this.dataVersion = v;
+      this.cache.clear();
+    }
+    if (!fresh) {
+      const hit = this.cache.factsOf(itemId);
+      if (hit) {
+        if (this.verifyCache) this.verify('facts', itemId, hit, this.readItemFacts(itemId));
+        return hit;
+      }
+    }
+    const facts = this.readItemFacts(itemId);
+    if (facts) this.cache.setFacts(itemId, facts);
+    else this.cache.forgetItem(itemId);
+    return facts;
+  }
+
+  private readItemFacts(itemId: string): ItemFactsRow | undefined {
     const r = this.q.itemFacts.get(itemId) as unknown[] | undefined;
     if (!r) return undefined;
     return {
@@ -367,17 +433,46 @@ export class WorkStore {
     };
   }
 
+  private readRows(itemId: string): Map<string, DerivationRow> {
+    const rows = new Map<string, DerivationRow>();
+    for (const r of this.q.rowsOfItem.all(itemId) as unknown[][]) {
+      const row = rowFromArray(r, itemId);
+      rows.set(row.operation, row);
+    }
+    return rows;
+  }
+
+  /** BACKLOT_VERIFY_CANDIDATES=1 (the tests): what is remembered must be what the file holds. */
+  private verify(what: string, itemId: string, cached: unknown, file: unknown): void {
+    const a = JSON.stringify(cached instanceof Map ? [...cached] : cached);
+    const b = JSON.stringify(file instanceof Map ? [...file] : file);
+    if (a !== b) throw new Error(`work store: the remembered ${what} of ${itemId} differ from the file:\n${a}\n${b}`);
+  }
+
   /**
    * The derivation pass. `patch` changes a row's facts in memory before deriving (true when it
    * did: that row is then written by `writePatched`, whatever its state).
    */
   private derive(item: ItemFactsRow, now: number, patch: (row: DerivationRow) => boolean,
     writePatched: (row: DerivationRow, state: WorkState, ready: number, since: number | null) => void): void {
-    const rows = new Map<string, DerivationRow>();
-    for (const r of this.q.rowsOfItem.all(item.id) as unknown[][]) {
-      const row = rowFromArray(r, item.id);
-      rows.set(row.operation, row);
+    let rows = this.cache.rowsOf(item.id);
+    if (rows) {
+      if (this.verifyCache) this.verify('rows', item.id, rows, this.readRows(item.id));
+    } else {
+      rows = this.readRows(item.id);
+      this.cache.setRows(item.id, rows);
     }
+    try {
+      this.deriveRows(item, rows, now, patch, writePatched);
+    } catch (e) {
+      // A write that failed half way: what is remembered may be ahead of the file.
+      this.cache.forgetRows(item.id);
+      throw e;
+    }
+  }
+
+  private deriveRows(item: ItemFactsRow, rows: Map<string, DerivationRow>, now: number, patch: (row: DerivationRow) => boolean,
+    writePatched: (row: DerivationRow, state: WorkState, ready: number, since: number | null) => void): void {
     const states = new Map<OperationId, WorkState>();
     const redownload = item.kind !== 'folder' && channelAllowsRedownload(item.settings_json);
     for (const op of ITEM_OPERATIONS) {
@@ -411,6 +506,7 @@ export class WorkStore {
     const ch = this.q.channelFacts.get(channelId) as ChannelFactsRow | undefined;
     if (!ch) return;
     for (const op of this.channelOps) {
+      this.cache.forgetRows(ch.id);
       const inserted = this.q.insert.run({ operation: op.id, item_id: ch.id, channel_id: ch.id, published_at: CHANNEL_WORK_PUBLISHED_AT, duration_s: 0, output_fp: null, stale_at: null });
       if (inserted.changes === 1) this.count(ch.id, op.id, 'blocked', 1);
     }
@@ -437,6 +533,8 @@ export class WorkStore {
 
   private deriveChannelOperation(operation: OperationId, ch: ChannelFactsRow, row: WorkRow, now: number,
     writer: ((row: DerivationRow, state: WorkState, ready: number, since: number | null) => void) | null): void {
+    // Channel work is keyed by the channel's id: an item of the same id must not keep a copy of it.
+    this.cache.forgetRows(ch.id);
     switch (operation) {
       case 'sync': {
         const expected = expectedFingerprint(this.operationFingerprint(operation), null);
@@ -477,6 +575,7 @@ export class WorkStore {
    */
   private deriveRollup(ch: ChannelFactsRow, row: WorkRow, now: number,
     writer: ((row: DerivationRow, state: WorkState, ready: number, since: number | null) => void) | null): void {
+    this.cache.forgetRows(ch.id);
     const inputs = this.rollupInputs(ch.id, now);
     const nothing = inputs.members.length === 0 && inputs.pending === 0;
     if (nothing && row.deferral_kind === null) {
@@ -559,20 +658,35 @@ export class WorkStore {
     });
   }
 
+  /** Derive one (operation, item)'s work again from the file, nothing remembered (time passed, a retry, a lapsed claim). */
   recompute(operation: OperationId, itemId: string, now: number): void {
-    if (operationSpec(operation).scope === 'channel') this.recomputeChannel(itemId, now);
-    else this.recomputeItem(itemId, now);
+    if (operationSpec(operation).scope === 'channel') {
+      this.recomputeChannel(itemId, now);
+      return;
+    }
+    this.cache.forgetItem(itemId);
+    this.recomputeItem(itemId, now);
   }
 
   /** Claimed work is never ready; its state stays what it was (running work counts as missing). */
   markClaimed(operation: OperationId, itemId: string, runId: number | null = null): void {
     this.q.markClaimed.run(runId, operation, itemId);
+    const row = this.cache.row(operation, itemId);
+    if (row) {
+      row.claimed = 1;
+      row.ready = 0;
+    }
     for (const w of this.watchers) w.lost(operation, itemId);
   }
 
   setClaimed(operation: OperationId, itemId: string, claimed: boolean): void {
     const flag = claimed ? 1 : 0;
     this.q.setClaimed.run(flag, flag, operation, itemId);
+    const row = this.cache.row(operation, itemId);
+    if (row) {
+      row.claimed = flag;
+      row.ready = flag === 0 && (row.state === 'missing' || row.state === 'stale') ? 1 : 0;
+    }
     for (const w of this.watchers) {
       if (claimed) w.lost(operation, itemId);
       else w.reset(operation);
