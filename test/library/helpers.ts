@@ -38,7 +38,8 @@ export function commitOutput(host: Host, operation: OperationId, itemId: string)
   host.transaction(() => {
     host.db.prepare('UPDATE work SET output_fp = ? WHERE operation = ? AND item_id = ?')
       .run(expectedFingerprint(host.work.operationFingerprint(operation), item.fingerprint), operation, itemId);
-    host.work.recomputeItem(itemId, host.now());
+    // Written past the work store (the one writer) as a test's shortcut: recompute() forgets what it remembered of the item first.
+    host.work.recompute(operation, itemId, host.now());
   });
 }
 
