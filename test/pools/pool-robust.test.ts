@@ -186,7 +186,8 @@ describe('the engine\'s log lines on a worker', () => {
     const lines = batches.flatMap((b) => b.lines);
     expect(lines.map((l) => [l.seq, l.text])).toEqual([[0, 'line num'], [1, 'line num'], [2, 'line num'], [3, 'line num'], [4, 'line num']]);
     expect(batches.reduce((n, b) => n + b.dropped, 0)).toBe(7);
-    expect(batches.at(-1)!.progress).toEqual({ ratio: 0.5, message: 'half' });
+    // The progress message travels as the engine protocol's: its text, and its key and params when keyed.
+    expect(batches.at(-1)!.progress).toEqual({ ratio: 0.5, message: { text: 'half' } });
     // Numbers go on after the dropped ones: the result's lines carry the same numbers.
     expect(forward.log({ level: 'info', text: 'late' })).toBe(12);
 
@@ -196,5 +197,11 @@ describe('the engine\'s log lines on a worker', () => {
     await cap.close();
     expect(capped.flatMap((b) => b.lines)).toEqual([0, 1, 2].map((i) => ({ seq: i, level: 'warn', text: `x${i}`, key: 'downloaded', params: { bytes: i } })));
     expect(capped.reduce((n, b) => n + b.dropped, 0)).toBe(7);
+
+    const keyed: PoolLogs[] = [];
+    const progress = new LogForwarder('w-3', (b) => { keyed.push(b); return Promise.resolve(); }, { perSecond: 1000, burst: 1000, perUnit: 10, batchMs: 10, maxText: 100 });
+    progress.progressed(0.25, { text: 'chunk 1 of 4', key: 'chunkOf', params: { chunk: 1, of: 4, nested: { no: 1 } } });
+    await progress.close();
+    expect(keyed.at(-1)!.progress).toEqual({ ratio: 0.25, message: { text: 'chunk 1 of 4', key: 'chunkOf', params: { chunk: 1, of: 4 } } });
   });
 });
