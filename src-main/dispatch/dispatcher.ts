@@ -161,6 +161,7 @@ export class Dispatcher {
       arbiter: this.arbiter,
       pools: this.options.poolRuntime ?? null,
       progress: this.progress,
+      acquisition: this.acquisition,
       engines: () => ({ registry: this.registry, env: this.env }),
       stallTimeoutMs: () => this.settings.get('engines.stallTimeoutS') * 1000,
       stopped: () => this.stopped,

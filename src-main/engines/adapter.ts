@@ -12,6 +12,9 @@ import type { Preflight } from '../arbiter/lanes';
 import type { EngineCommand, EngineOutcome, EngineSuccess } from './runner';
 import type { RollupInputs } from '../work/rollup';
 import type { RecordPlan } from './record-plans';
+import type { ProfileStore } from '../speakers/profiles/profile-store';
+import type { Acquisition } from '../gates/acquisition';
+import { BacklotError } from '../../src-shared/errors';
 
 export type { RecordPlan };
 
@@ -62,6 +65,34 @@ export interface JobContext {
   budgetUsd: number | null;
   /** Channel work built from item outputs (channel-digest): the period and the item digests in it. */
   rollup?: RollupInputs;
+  /**
+   * The host services this job's adapter may use while it is prepared, launched and committed on the
+   * host (docs/architecture.md "The one pipeline of a unit"). Absent on a pool worker, which runs only
+   * a remotable engine's program (docs/pools.md): no remotable adapter reads it. Read it with `hostServices`.
+   */
+  services?: JobServices;
+  /** What the adapter's `prepare` read of the host for this job: its launch and its commit see the same. */
+  prepared?: JobPrepared;
+}
+
+/** What of the host a job's adapter may use, handed by the prepare step (units/unit-prepare.ts). */
+export interface JobServices {
+  /** The speaker profiles, read through the host's own connection (docs/speakers.md). */
+  readonly profiles: ProfileStore;
+  /** The dispatcher's acquisition state: cooldowns, pacing, caps, feed validators, known ids (docs/acquisition.md). */
+  readonly acquisition: Acquisition;
+}
+
+/** Host state an adapter read when its job was prepared, kept on the job as data. */
+export interface JobPrepared {
+  /** attribute-words: the item's cluster-to-profile map the job was built with (word-turn-merge). */
+  speakerMap?: Record<string, string | null>;
+}
+
+/** The job's host services; a job built without them (a pool worker's) refuses with a code. */
+export function hostServices(job: Pick<JobContext, 'services' | 'operation' | 'jobId'>): JobServices {
+  if (job.services) return job.services;
+  throw new BacklotError('HOST_SERVICES_MISSING', `Job ${job.jobId} (${job.operation}) needs the host's services and was built without them; it runs on the host only.`, { job: job.jobId, operation: job.operation });
 }
 
 /** Reports from a job that runs inside the host (the folder scan). */
@@ -191,6 +222,12 @@ export interface EngineAdapter {
    * would cross the spend cap, and hands it to the engine as `job.budgetUsd` otherwise.
    */
   reserve?(job: JobContext): number | Promise<number>;
+  /**
+   * Host state the job builds on, read through `job.services` when it is prepared and kept on it as
+   * `job.prepared` (word-turn-merge's speaker map): its launch and its commit see the same value.
+   * Runs on the host only, before the launch; no remotable engine needs it.
+   */
+  prepare?(job: JobContext): JobPrepared | Promise<JobPrepared>;
   launch(job: JobContext): EngineLaunch | Promise<EngineLaunch>;
   commit?(job: JobContext, outcome: EngineSuccess): CommitPlan | Promise<CommitPlan>;
   failure?(job: JobContext, failure: EngineFailureReport): FailurePlan;

@@ -1,26 +1,12 @@
-// What the speaker engines' adapters share (docs/speakers.md "Engines"): a read-only look at the
-// profiles when a job is built (the host reads its own database; the engine never does), whether
-// ffmpeg and the bundled models are there, and what a failure means for the lane.
+// What the speaker engines' adapters share (docs/speakers.md "Engines"): whether ffmpeg and the
+// bundled models are there, and what a failure means for the lane. The profiles a job is built from
+// come through its host services (`job.services.profiles`, the host's own connection).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE_NAME } from '../db/connection';
 import type { Preflight } from '../arbiter/lanes';
 import type { CommitPlan, EngineAdapter, FailurePlan, EngineFailureReport, JobContext } from './adapter';
 import { nodeProgram } from './program-command';
 import { sherpaFingerprint, sherpaPreflight } from '../speakers/sherpa/sherpa-models';
-import { ProfileStore } from '../speakers/profiles/profile-store';
-
-/** Runs fn over the library's profiles through a read-only connection, closed at once. */
-export function readProfiles<T>(dataDir: string, fn: (profiles: ProfileStore) => T): T {
-  const db = new Database(path.join(dataDir, DATABASE_FILE_NAME), { readonly: true, fileMustExist: true });
-  try {
-    return fn(new ProfileStore(db));
-  } finally {
-    db.close();
-  }
-}
 
 let ffmpegSeen: boolean | null = null;
 export function ffmpegPreflight(): Preflight {

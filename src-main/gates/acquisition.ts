@@ -1,11 +1,10 @@
 // The host side of acquisition for one data folder (docs/acquisition.md): the platform cooldowns
 // and their gate, the download pacer, the daily caps, the disk's ENOSPC shortfall and the folder
-// watcher. The dispatcher attaches one; the sync and download adapters reach it by data folder,
-// because an adapter's job context carries the folder and nothing of the host.
+// watcher. The dispatcher attaches one and hands it to its units: the sync and download adapters
+// find it in their job's host services, the acquisition recorders in the settle's record context.
 import path from 'node:path';
 import type { Host } from '../host/host';
 import type { SettingsValues } from '../../src-shared/settings/settings-schema';
-import { BacklotError } from '../../src-shared/errors';
 import type { DiskProbe } from './disk-gate';
 import type { LaneGate } from './chain';
 import { CooldownStore, networkCooldownGate, type Cooldown } from './network-cooldown';
@@ -73,9 +72,6 @@ export class Acquisition {
   readonly watcher: FolderWatcher;
   private readonly q;
   private unsubscribe: (() => void) | null = null;
-  /** Started by a dispatching host (not a reader's): its state is the one the engines use. */
-  dispatching = false;
-
   constructor(readonly host: Host, readonly dataDir: string, private readonly settings: () => SettingsValues, disk: RefreshableProbe, private readonly wake: () => void) {
     this.cooldowns = new CooldownStore(host.db);
     this.pacer = new DownloadPacer(() => {
@@ -110,7 +106,6 @@ export class Acquisition {
 
   /** Folder watching, from the dispatcher's start: every library change reconciles the watched set. */
   startWatching(): void {
-    this.dispatching = true;
     this.watcher.reconcile(this.host.library.channels());
     this.unsubscribe = this.host.onEvent((e) => {
       if (e === 'snapshot-changed' && this.host.db.open) this.watcher.reconcile(this.host.library.channels());
@@ -176,28 +171,11 @@ export class Acquisition {
   }
 }
 
-const attached = new Map<string, Acquisition[]>();
-
-/** The dispatcher's one call: the acquisition state for its data folder. */
+/** The dispatcher's one call: the acquisition state for its data folder, handed to its units (units/unit-context.ts). */
 export function attachAcquisition(host: Host, dataDir: string, settings: () => SettingsValues, disk: RefreshableProbe, wake: () => void): Acquisition {
-  const a = new Acquisition(host, path.resolve(dataDir), settings, disk, wake);
-  const list = attached.get(a.dataDir) ?? [];
-  list.push(a);
-  attached.set(a.dataDir, list);
-  return a;
+  return new Acquisition(host, path.resolve(dataDir), settings, disk, wake);
 }
 
 export async function detachAcquisition(a: Acquisition): Promise<void> {
-  const list = (attached.get(a.dataDir) ?? []).filter((x) => x !== a);
-  if (list.length === 0) attached.delete(a.dataDir);
-  else attached.set(a.dataDir, list);
   await a.close();
-}
-
-/** For the adapters: the acquisition state of the host that runs this job (the last attached one that is open). */
-export function acquisitionFor(dataDir: string): Acquisition {
-  const list = (attached.get(path.resolve(dataDir)) ?? []).filter((a) => a.host.db.open);
-  const found = list.findLast((a) => a.dispatching) ?? list.at(-1);
-  if (found) return found;
-  throw new BacklotError('ACQUISITION_NOT_ATTACHED', `No dispatcher runs acquisition for ${dataDir}.`, { dataDir });
 }

@@ -9,6 +9,7 @@ import type { EngineEnvironment } from '../engines/adapter';
 import type { EngineRegistry } from '../engines/registry';
 import type { PoolRuntime } from '../pools/pool-runtime';
 import type { UnitProgress } from '../dispatch/unit-progress';
+import type { Acquisition } from '../gates/acquisition';
 
 /** A unit that ended, as `backlot run` and the window's live list report it. */
 export interface UnitEnded {
@@ -25,6 +26,8 @@ export interface UnitContext {
   readonly pools: PoolRuntime | null;
   /** What each running unit last reported, for the lane page. */
   readonly progress: UnitProgress;
+  /** The dispatcher's acquisition state (docs/acquisition.md): handed to jobs and the acquisition recorders. */
+  readonly acquisition: Acquisition;
   /** The engines as the settings last built them: a unit prepared from now on uses these. */
   engines(): { registry: EngineRegistry; env: EngineEnvironment };
   /** How long an engine may stay silent before it is stopped. */

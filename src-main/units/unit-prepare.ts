@@ -1,11 +1,14 @@
 // The prepare step of a unit (docs/architecture.md "The one pipeline of a unit"): host-side, after
 // its claim committed. The unit's engine chosen, its job built from the item's facts and the
 // committed outputs it builds on, its temporary folder made, and a spending engine's cost reserved
-// under the spend cap. Whatever refuses here ends the unit with a code, through the settle step.
+// under the spend cap. The job carries the host services its adapter may use (the profiles through
+// the host's connection, the acquisition state) and what the adapter's `prepare` read of them.
+// Whatever refuses here ends the unit with a code, through the settle step.
 import type { RunningUnit, UnitResult } from '../arbiter/arbiter';
 import { ITEM_OPERATIONS, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
 import { NO_NEW_ITEMS, ROLLUP_OPERATION } from '../work/rollup';
-import type { JobContext } from '../engines/adapter';
+import type { JobContext, JobServices } from '../engines/adapter';
+import { ProfileStore } from '../speakers/profiles/profile-store';
 import type { RegisteredEngine } from '../engines/registry';
 import { keepTemporaryOutputDir, prepareTemporaryOutputDir } from '../engines/commit-output';
 import { defaultOutputDir } from '../engines/job-paths';
@@ -42,7 +45,12 @@ export async function prepareUnit(ctx: UnitContext, unit: RunningUnit, jobId: st
     defaultOutputDir: defaultOutputDir(env.dataDir, unit.channelId, unit.itemId, unit.operation),
     budgetUsd: null,
     ...(rollup ? { rollup } : {}),
+    services: servicesOf(ctx),
   };
+  if (choice.engine.adapter.prepare) {
+    job.prepared = await choice.engine.adapter.prepare(job);
+    if (stopping()) return { kind: 'stopped' };
+  }
   if (choice.engine.adapter.reserve) {
     const usd = await choice.engine.adapter.reserve(job);
     if (stopping()) return { kind: 'stopped' };
@@ -54,6 +62,11 @@ export async function prepareUnit(ctx: UnitContext, unit: RunningUnit, jobId: st
     job.budgetUsd = reserved.budgetUsd;
   }
   return { kind: 'ready', engine: choice.engine, job };
+}
+
+/** The host services a job may use: read through the host's own connection and the dispatcher's state. */
+function servicesOf(ctx: UnitContext): JobServices {
+  return { profiles: new ProfileStore(ctx.host.db), acquisition: ctx.acquisition };
 }
 
 function failed(result: FailedResult): Prepared {

@@ -10,17 +10,28 @@ import { indexTranscript } from '../transcripts/search-index';
 import { profileNameSource } from '../transcripts/speaker-names';
 import { ProfileStore } from '../speakers/profiles/profile-store';
 import { commitVoices, speakerMapFor } from '../speakers/host-side';
-import { acquisitionFor } from '../gates/acquisition';
+import type { Acquisition } from '../gates/acquisition';
 import { applyListing } from '../library/apply-listing';
 import { recordUsage } from '../digest/usage';
 import { checkpointKey, CheckpointStore } from '../engines/transcribe-kit/checkpoint';
 import { checkpointDirOf } from '../engines/transcribe-kit/transcribe-adapter';
 
-/** What a recorder may use: the host's database, the library's folder and the settle's instant. */
+/**
+ * What a recorder may use: the host's database, the library's folder, the settle's instant, and the
+ * dispatcher's acquisition state (the unit context's; absent where no dispatcher records, as in a
+ * test that records plans of other kinds).
+ */
 export interface RecordContext {
   host: Host;
   dataDir: string;
   now: number;
+  acquisition?: Acquisition;
+}
+
+/** The acquisition state the download and politeness recorders write; refused with a code without one. */
+function acquisitionOf(ctx: RecordContext): Acquisition {
+  if (ctx.acquisition) return ctx.acquisition;
+  throw new BacklotError('ACQUISITION_NOT_ATTACHED', `No dispatcher runs acquisition for ${ctx.dataDir}.`, { dataDir: ctx.dataDir });
 }
 
 type Recorders = { [K in RecordPlan['kind']]: (plan: Extract<RecordPlan, { kind: K }>, ctx: RecordContext) => void };
@@ -46,25 +57,26 @@ const RECORDERS: Recorders = {
   voices: (p, { host, now }) => {
     commitVoices(new ProfileStore(host.db, host.work), p.itemId, p.voices, now);
   },
-  download: (p, { host, dataDir, now }) => {
+  download: (p, ctx) => {
+    const { host, now } = ctx;
     // Checked at the commit itself: another download may have committed the same name since the
     // plan. Throwing undoes the rename (the other item's file comes back) and the unit is requeued.
     const holder = host.library.mediaPathHolder(p.mediaPath, p.itemId);
     if (holder !== undefined) {
       throw new BacklotError('INPUT_CHANGED', `Another item's media took the name "${path.basename(p.mediaPath)}" while this one downloaded; it is committed again under its own name.`, { item: p.itemId, holder });
     }
-    acquisitionFor(dataDir).downloaded(p.politenessKey, p.bytes, p.itemId, now);
+    acquisitionOf(ctx).downloaded(p.politenessKey, p.bytes, p.itemId, now);
     fs.rmSync(p.partialDir, { recursive: true, force: true });
   },
   listing: (p, { host, now }) => {
     applyListing(host, p.channel, p.listing, now);
   },
-  'politeness-refused': (p, { dataDir, now }) => {
-    acquisitionFor(dataDir).refused(p.politenessKey, p.code, p.retryAfterS, now);
+  'politeness-refused': (p, ctx) => {
+    acquisitionOf(ctx).refused(p.politenessKey, p.code, p.retryAfterS, ctx.now);
   },
-  'download-disk-full': (p, { dataDir, now }) => {
+  'download-disk-full': (p, ctx) => {
     fs.rmSync(p.partialDir, { recursive: true, force: true });
-    acquisitionFor(dataDir).diskFull(p.itemId, p.writtenBytes, now);
+    acquisitionOf(ctx).diskFull(p.itemId, p.writtenBytes, ctx.now);
   },
   usage: (p, { host, now }) => {
     recordUsage(host.db, { t: now, ...p.usage });

@@ -99,7 +99,7 @@ export function settleUnit(ctx: UnitContext, unit: RunningUnit, result: UnitResu
   try {
     failedTerminally = ctx.host.transaction(() => {
       ctx.arbiter.releaseClaim(unit, result);
-      recordPlans(plans, { host: ctx.host, dataDir, now });
+      recordPlans(plans, { host: ctx.host, dataDir, now, acquisition: ctx.acquisition });
       return ctx.arbiter.recordEnd(unit, result, now);
     }).failedTerminally;
   } catch (e) {

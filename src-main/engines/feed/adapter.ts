@@ -1,9 +1,8 @@
 // The feed sync engine (issue 10): RSS/Atom/podcast channels, a conditional GET each sync, the
 // listing applied to the library in the sync's commit.
 import { engineProgram } from '../program-file';
-import type { EngineAdapter } from '../adapter';
+import { hostServices, type EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
-import { acquisitionFor } from '../../gates/acquisition';
 import { listingCommit, syncFailure } from '../acquisition-kit';
 
 const PROGRAM = engineProgram('feed');
@@ -17,7 +16,7 @@ export const feedAdapter: EngineAdapter = {
   fingerprint: () => 'feed-1',
   preflight: () => Promise.resolve({ ok: true }),
   launch: (job) => {
-    const { etag, lastModified } = acquisitionFor(job.env.dataDir).validators(job.channel.id);
+    const { etag, lastModified } = hostServices(job).acquisition.validators(job.channel.id);
     return {
       kind: 'process',
       command: nodeProgram(PROGRAM),

@@ -1,8 +1,7 @@
 // The folder sync engine (issue 10): the library's own reconciliation scan (library/folder-scan.ts)
 // run in the host, since it writes the database page by page as it goes; the folder watcher
 // (library/folder-watcher.ts) makes the sync due when files change, and the scan stays the truth.
-import type { EngineAdapter } from '../adapter';
-import { acquisitionFor } from '../../gates/acquisition';
+import { hostServices, type EngineAdapter } from '../adapter';
 import { scanFolderChannel } from '../../library/folder-scan';
 import { isBacklotError } from '../../../src-shared/errors';
 import { logLine } from '../../../src-shared/runs/log-keys';
@@ -19,7 +18,7 @@ export const folderScanAdapter: EngineAdapter = {
   launch: (job) => ({
     kind: 'in-process',
     run: async (io) => {
-      const host = acquisitionFor(job.env.dataDir).host;
+      const host = hostServices(job).acquisition.host;
       let pages = 0;
       try {
         const r = await scanFolderChannel(host, job.channel.id, { onCheckpoint: () => { pages++; io.progress(0, progressMessage('scanPages', { pages })); } });

@@ -120,9 +120,12 @@ export const publisherTranscriptAdapter: EngineAdapter = {
     }
     return sourceLaunch(job, input);
   },
-  commit: (job, outcome) => (ranAsBoth(job)
-    ? bothCommit(job, outcome, (code) => (FALL_BACK.has(code) ? rememberRefusal(job, code) : []))
-    : transcriptCommitPlan(job, outcome, 'transcribe')),
+  commit: (job, outcome) => {
+    const both = ranAsBoth(outcome);
+    return both
+      ? bothCommit(job, outcome, both, (code) => (FALL_BACK.has(code) ? rememberRefusal(job, code) : []))
+      : transcriptCommitPlan(job, outcome, 'transcribe');
+  },
   failure: (job, failure) => {
     // Not the source's fault and not the item's: tried again as it was.
     if (failure.code === 'ENGINE_CANCELLED' || failure.code === 'DAILY_CAP' || failure.code === 'DISK_FULL') return { disposition: 'requeue' };

@@ -2,7 +2,8 @@
 // source's transcript and a local one. The source's is the item's transcript (search, the viewer,
 // exports, attribution read it); pocketsphinx's is kept beside it as `transcript.local.json`. Both
 // programs run one after the other in this unit's slot, as child processes; when the source's
-// cannot be had, the local one is the item's transcript and the refusal is remembered.
+// cannot be had, the local one is the item's transcript and the refusal is remembered. The unit's
+// outcome says so itself (`metadata.both`), as data its commit reads.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { CommitPlan, EngineLaunch, InProcessIo, JobContext, RecordPlan } from '../adapter';
@@ -19,13 +20,23 @@ import { progressMessage } from '../../../src-shared/runs/progress-keys';
 export const LOCAL_TRANSCRIPT_FILE = 'transcript.local.json';
 const TRANSCRIPT_FILE = 'transcript.json';
 
-/** Whether this job ran as `both` (its commit is bothCommit). */
-export function ranAsBoth(job: JobContext): boolean {
-  return sourceRefusals.has(job);
+/** What a `both` unit's outcome carries in its metadata: the source half's refusal code, or null when it delivered. */
+export interface BothRan {
+  sourceRefusal: string | null;
 }
 
-/** What the unit's source half ended with, for the commit: a refusal code, or null when it delivered. */
-const sourceRefusals = new WeakMap<JobContext, string | null>();
+/** The `both` mark on a unit's outcome; null when the unit did not run as `both` (its commit is then not bothCommit). */
+export function ranAsBoth(outcome: EngineSuccess): BothRan | null {
+  const both = outcome.metadata.both as Partial<BothRan> | undefined;
+  if (typeof both !== 'object' || both === null) return null;
+  return { sourceRefusal: typeof both.sourceRefusal === 'string' ? both.sourceRefusal : null };
+}
+
+/** The outcome marked as a `both` unit's, with what its source half ended with. */
+function markBoth(outcome: EngineSuccess, sourceRefusal: string | null): EngineSuccess {
+  const both: BothRan = { sourceRefusal };
+  return { ...outcome, metadata: { ...outcome.metadata, both } };
+}
 
 /** Whether `both` can keep a local transcript here: the item has media and a pocketsphinx decoder is installed. */
 export async function canKeepLocal(job: JobContext): Promise<boolean> {
@@ -36,7 +47,6 @@ export async function bothLaunch(job: JobContext, source: (outputDir: string, io
   const variant = await sphinxVariant(job.env);
   const fingerprint = await pocketsphinxJobFingerprint(job.env);
   const localCommand: EngineCommand = nodeProgram(engineProgram(POCKETSPHINX_ID));
-  sourceRefusals.set(job, null);
   return {
     kind: 'in-process',
     run: async (io) => {
@@ -65,14 +75,13 @@ export async function bothLaunch(job: JobContext, source: (outputDir: string, io
         // Without the local half the unit still has the source's transcript; without either it failed.
         if (!fromSource.ok) return local;
         io.log('warn', logLine('localFailed', { code: local.code }));
-        return { ...fromSource, outputs: [await hoist(transcriptOf(fromSource), 'transcript', TRANSCRIPT_FILE)] };
+        return markBoth({ ...fromSource, outputs: [await hoist(transcriptOf(fromSource), 'transcript', TRANSCRIPT_FILE)] }, null);
       }
       if (!fromSource.ok) {
-        sourceRefusals.set(job, fromSource.code);
-        return { ...local, outputs: [await hoist(transcriptOf(local), 'transcript', TRANSCRIPT_FILE)] };
+        return markBoth({ ...local, outputs: [await hoist(transcriptOf(local), 'transcript', TRANSCRIPT_FILE)] }, fromSource.code);
       }
       const outputs = [await hoist(transcriptOf(fromSource), 'transcript', TRANSCRIPT_FILE), await hoist(transcriptOf(local), 'transcript-local', LOCAL_TRANSCRIPT_FILE)];
-      return { ...fromSource, outputs };
+      return markBoth({ ...fromSource, outputs }, null);
     },
   };
 }
@@ -85,10 +94,10 @@ function cancelled(): EngineFailure {
  * The unit's commit: the item's transcript and its search rows; when the source refused, the
  * refusal remembered (`remember`); then the local checkpoint cleared, all in the settle transaction.
  */
-export async function bothCommit(job: JobContext, outcome: EngineSuccess, remember: (code: string) => RecordPlan[]): Promise<CommitPlan> {
+export async function bothCommit(job: JobContext, outcome: EngineSuccess, ran: BothRan, remember: (code: string) => RecordPlan[]): Promise<CommitPlan> {
   const plan = transcriptCommitPlan(job, outcome, 'transcribe');
   const fingerprint = await pocketsphinxJobFingerprint(job.env);
-  const refusal = sourceRefusals.get(job) ?? null;
+  const refusal = ran.sourceRefusal;
   const extra = refusal === null ? [] : remember(refusal);
   return { ...plan, plans: [...(plan.plans ?? []), ...extra, ...checkpointPlans(job, fingerprint)] };
 }

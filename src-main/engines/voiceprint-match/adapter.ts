@@ -4,10 +4,10 @@
 // transaction (units/unit-recorders.ts, ProfileStore.commitItem).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EngineAdapter } from '../adapter';
+import { hostServices, type EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
 import { engineProgram } from '../program-file';
-import { readProfiles, speakerFailure } from '../speaker-adapters';
+import { speakerFailure } from '../speaker-adapters';
 import { readVoicesOutput, writeProfilesSnapshot } from '../../speakers/host-side';
 import { XVECTOR_MODEL_NAME } from '../../speakers/jobs/diarize-job';
 
@@ -35,7 +35,8 @@ export const voiceprintMatchAdapter: EngineAdapter = {
     const turns = job.inputs.diarize ?? '';
     const snapshotDir = path.join(job.outputDir, 'input');
     fs.mkdirSync(snapshotDir, { recursive: true });
-    const profiles = readProfiles(job.env.dataDir, (store) => writeProfilesSnapshot(store, turnsModel(turns), snapshotDir));
+    // The profiles as the host's own connection reads them now (the job's services), written as a snapshot file.
+    const profiles = writeProfilesSnapshot(hostServices(job).profiles, turnsModel(turns), snapshotDir);
     return {
       kind: 'process',
       command: nodeProgram(PROGRAM),

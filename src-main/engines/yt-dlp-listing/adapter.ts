@@ -1,9 +1,8 @@
 // The platform sync engine (issue 10): a channel or playlist listed by yt-dlp; the first listing is
 // full, later ones stop at the first known id.
 import { engineProgram } from '../program-file';
-import type { EngineAdapter } from '../adapter';
+import { hostServices, type EngineAdapter } from '../adapter';
 import { nodeProgram } from '../program-command';
-import { acquisitionFor } from '../../gates/acquisition';
 import { listingCommit, syncFailure } from '../acquisition-kit';
 import { locateYtDlp, ytDlpPreflight } from '../yt-dlp-binary';
 import { BacklotError } from '../../../src-shared/errors';
@@ -24,7 +23,7 @@ export const ytDlpListingAdapter: EngineAdapter = {
     return {
       kind: 'process',
       command: nodeProgram(PROGRAM),
-      input: { binary: bin.path, url: job.channel.source, known: acquisitionFor(job.env.dataDir).knownExternalIds(job.channel.id), cookiesFile: job.env.settings['download.cookiesFile'] },
+      input: { binary: bin.path, url: job.channel.source, known: hostServices(job).acquisition.knownExternalIds(job.channel.id), cookiesFile: job.env.settings['download.cookiesFile'] },
       timeoutMs: 30 * 60_000,
     };
   },
