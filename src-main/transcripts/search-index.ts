@@ -4,6 +4,7 @@
 // these from their commit's record() so an output and its index rows commit together or not at all.
 import type { Host } from '../host/host';
 import type { Db } from '../db/connection';
+import { perConnection } from '../db/per-connection';
 import { pairText, scopeOf, wordReader } from '../db/search-pairs';
 import { repeatTokens } from '../db/search-repeats';
 import { BacklotError } from '../../src-shared/errors';
@@ -63,16 +64,7 @@ function prepareStatements(db: Db) {
   };
 }
 
-const STATEMENTS = new WeakMap<Db, ReturnType<typeof prepareStatements>>();
-
-function statementsOf(db: Db): ReturnType<typeof prepareStatements> {
-  let s = STATEMENTS.get(db);
-  if (!s) {
-    s = prepareStatements(db);
-    STATEMENTS.set(db, s);
-  }
-  return s;
-}
+const statementsOf = perConnection(prepareStatements);
 
 const statements = (host: Host) => statementsOf(host.db);
 

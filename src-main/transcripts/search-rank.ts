@@ -4,6 +4,7 @@
 // that occurs once ranks by its length alone, and the repeats index names the few that occur more.
 import { Buffer } from 'node:buffer';
 import type { Db } from '../db/connection';
+import { perConnection } from '../db/per-connection';
 import { MAX_KEPT_COUNT, countSuffix } from '../db/search-repeats';
 
 // bm25's constants in SQLite's FTS5 (its fts5Bm25Function); the score is -idf * relevance.
@@ -62,15 +63,7 @@ function prepare(db: Db) {
     texts: db.prepare('SELECT id, text FROM search_segments WHERE id IN (SELECT value FROM json_each(?))').raw(),
   };
 }
-const PREPARED = new WeakMap<Db, ReturnType<typeof prepare>>();
-function statements(db: Db): ReturnType<typeof prepare> {
-  let s = PREPARED.get(db);
-  if (!s) {
-    s = prepare(db);
-    PREPARED.set(db, s);
-  }
-  return s;
-}
+const statements = perConnection(prepare);
 
 /** SQLite's varints (FTS5's records and sizes): big-endian 7 bits a byte, the ninth byte whole. */
 function readVarints(buf: Uint8Array): number[] {

@@ -3,6 +3,7 @@
 // speaker filters become terms of the index's scope column, and the best-ranked segments (bm25)
 // come back with their item, channel, title, times and the speaker's current label.
 import type { Db } from '../db/connection';
+import { perConnection } from '../db/per-connection';
 import { BacklotError } from '../../src-shared/errors';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, ftsExpression, parseSearchQuery, type SearchQueryNode, type SearchTerm } from '../../src-shared/search/query';
 import { wordReader } from '../db/search-pairs';
@@ -86,7 +87,6 @@ export function speakerLabel(name: string | null, ordinal: number | null): strin
   return name ?? anonymousSpeakerLabel(ordinal ?? 0);
 }
 
-const PREPARED = new WeakMap<Db, ReturnType<typeof prepare>>();
 function prepareTable(db: Db, t: IndexTable) {
   return {
     ranked: db.prepare(hitsSql(rankedSql(t))),
@@ -103,14 +103,7 @@ function prepare(db: Db) {
     channel: db.prepare('SELECT 1 FROM channels WHERE id = ?').pluck(),
   };
 }
-function statements(db: Db): ReturnType<typeof prepare> {
-  let s = PREPARED.get(db);
-  if (!s) {
-    s = prepare(db);
-    PREPARED.set(db, s);
-  }
-  return s;
-}
+const statements = perConnection(prepare);
 
 /** Profile ids whose label reads as `name`; none is a refusal, so a typo is not an empty answer. */
 function speakerIdsNamed(db: Db, name: string): string[] {
