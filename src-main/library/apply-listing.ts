@@ -34,7 +34,7 @@ export function applyListing(host: Host, channel: ChannelRecord, listing: Listin
       duration_s: e.durationS, url: e.url, description: e.description, image_url: e.imageUrl,
       enclosure_type: e.enclosureType, enclosure_length: e.enclosureLength, live_status: e.live, listed_at: now,
       transcripts_json: e.transcripts && e.transcripts.length > 0 ? JSON.stringify(e.transcripts) : null,
-    }, now);
+    }, now, known);
     if (added) result.added++;
     else result.updated++;
     const row = host.work.row('download', id);

@@ -184,9 +184,14 @@ export class LibraryRepository {
     this.work.ensureItem(itemId, now);
   }
 
-  /** A listing's facts about an item, new or known (the media state is left as it is). */
-  upsertListed(channelId: string, itemId: string, externalId: string, fields: ListedFields, now: number): { item: ItemRecord; added: boolean } {
-    const existing = this.item(itemId);
+  /**
+   * A listing's facts about an item, new or known (the media state is left as it is). `known` is
+   * the item as the caller read it, if it did. A known item whose work-relevant facts (published
+   * time, duration, url: what the work store derives from) did not change keeps its work rows as
+   * they are: a re-sync of an unchanged feed rewrites only the listing's own columns.
+   */
+  upsertListed(channelId: string, itemId: string, externalId: string, fields: ListedFields, now: number, known?: ItemRecord): { added: boolean } {
+    const existing = known ?? this.item(itemId);
     if (!existing) {
       this.q.insertItem.run({
         id: itemId, channel_id: channelId, external_id: externalId, title: fields.title, published_at: fields.published_at,
@@ -194,8 +199,10 @@ export class LibraryRepository {
       });
     }
     this.q.setListed.run({ id: itemId, ...fields });
-    this.work.ensureItem(itemId, now);
-    return { item: this.item(itemId)!, added: !existing };
+    const workFactsSame = existing !== undefined && existing.published_at === fields.published_at && existing.url === fields.url
+      && existing.duration_s === (fields.duration_s ?? existing.duration_s);
+    if (!workFactsSame) this.work.ensureItem(itemId, now);
+    return { added: !existing };
   }
 
   /** Another item whose media is this file, if any (issue 23: a media file is never two items'). */

@@ -52,6 +52,15 @@ function rowFromArray(r: unknown[], itemId: string): DerivationRow {
   };
 }
 
+/** A row as `insert` writes it, in rowFromArray's shape. */
+function insertedRow(operation: OperationId, item: ItemFactsRow, duration: number, outputFp: string | null): DerivationRow {
+  return {
+    operation, item_id: item.id, channel_id: item.channel_id, state: 'blocked', ready: 0, claimed: 0, reachable_since: null,
+    output_fp: outputFp, stale_at: null, attempts: 0, deferral_kind: null, deferral_until: null, deferral_code: null,
+    published_at: item.published_at, duration_s: duration,
+  };
+}
+
 interface ItemFactsRow {
   id: string;
   channel_id: string;
@@ -290,16 +299,22 @@ export class WorkStore {
     const item = this.itemFacts(itemId, true);
     if (!item) return;
     const duration = item.duration_s ?? 0;
+    // A new item's rows are exactly what was inserted: remembered as such, not read back (a sync adds thousands).
+    const fresh = new Map<string, DerivationRow>();
     for (const op of ITEM_OPERATIONS) {
       const outputFp = have.includes(op.id) ? expectedFingerprint(this.operationFingerprint(op.id), item.fingerprint) : null;
       const inserted = this.q.insert.run({ operation: op.id, item_id: item.id, channel_id: item.channel_id, published_at: item.published_at, duration_s: duration, output_fp: outputFp, stale_at: null });
       if (inserted.changes === 1) {
         this.count(item.channel_id, op.id, 'blocked', 1);
         if (op.id === ROLLED_UP_OPERATION) this.rollupChanged(item.channel_id, now);
+        fresh.set(op.id, insertedRow(op.id, item, duration, outputFp));
       }
     }
-    // Rows already ready may have moved in the orders: not told row by row (an item edit is rare).
-    if (this.q.updateAttrs.run(item.published_at, duration, item.id, item.published_at, duration).changes > 0) {
+    if (fresh.size === ITEM_OPERATIONS.length) {
+      // In the order the file gives them (by operation), as readRows would have remembered them.
+      this.cache.setRows(item.id, new Map([...fresh].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+    } else if (this.q.updateAttrs.run(item.published_at, duration, item.id, item.published_at, duration).changes > 0) {
+      // Rows already ready may have moved in the orders: not told row by row (an item edit is rare).
       for (const w of this.watchers) w.reset(null);
       this.rollupChanged(item.channel_id, now);
     }

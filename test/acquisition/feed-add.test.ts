@@ -91,6 +91,32 @@ describe('library add with feeds as they come', () => {
     }
   });
 
+  it('a re-sync rewrites the listing facts of a known item, and re-derives its work only when what the work reads (time, duration, url) changed', async () => {
+    server.route('/resync.xml', serveText('<rss><channel><title>Resync</title><item><guid>r1</guid><title>One</title></item></channel></rss>'));
+    const host = openHost(tempDir('data'));
+    try {
+      const { channel } = await addSource(host, `${server.url}/resync.xml`);
+      const entry = { externalId: 'r1', title: 'One', publishedAt: 1, durationS: null, url: null, description: null, imageUrl: null, enclosureType: null, enclosureLength: null, live: null };
+      const listing: Listing = { kind: 'feed', title: 'Resync', notModified: false, complete: true, validators: { etag: null, lastModified: null, finalUrl: null }, note: null, entries: [entry] };
+      const item = listedItemId(channel.id, 'r1');
+      host.transaction(() => applyListing(host, channel, listing, 10));
+      expect(host.work.row('download', item)?.state).toBe('missing-input');
+      // Only the title and the listing time change: the item row follows, the work rows stay.
+      const before = host.db.prepare('SELECT * FROM work WHERE item_id = ? ORDER BY operation').all(item);
+      expect(host.transaction(() => applyListing(host, channel, { ...listing, entries: [{ ...entry, title: 'One, renamed' }] }, 20))).toMatchObject({ added: 0, updated: 1 });
+      expect(host.library.item(item)).toMatchObject({ title: 'One, renamed', listed_at: 20 });
+      expect(host.db.prepare('SELECT * FROM work WHERE item_id = ? ORDER BY operation').all(item)).toEqual(before);
+      // The enclosure appears: the download can now run.
+      host.transaction(() => applyListing(host, channel, { ...listing, entries: [{ ...entry, url: 'http://h/r1.mp3', enclosureType: 'audio/mpeg' }] }, 30));
+      expect(host.work.row('download', item)?.state).toBe('missing');
+      // A new publication time moves the item's rows in the orders.
+      host.transaction(() => applyListing(host, channel, { ...listing, entries: [{ ...entry, url: 'http://h/r1.mp3', publishedAt: 99 }] }, 40));
+      expect(host.work.row('download', item)?.published_at).toBe(99);
+    } finally {
+      host.close();
+    }
+  });
+
   it('from a terminal: the note and the text-only sentence are shown, and XXE is its own refusal, not INTERNAL (exit 70)', async () => {
     server.route('/cli-bozo.xml', serveText('\n<?xml version="1.0"?><rss><channel><title>Bozo CLI</title><item><guid>1</guid><enclosure url="a.mp3" type="audio/mpeg"/></item></channel>'));
     server.route('/cli-text.xml', serveText('<rss><channel><title>Words</title><item><guid>w1</guid><link>http://h/w1</link></item></channel></rss>'));
