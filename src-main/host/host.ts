@@ -2,6 +2,7 @@
 // and the events the shells forward to windows. Electron main and the headless server both build
 // exactly this and nothing else holds authority.
 import { EventEmitter } from 'node:events';
+import type { Statement } from 'better-sqlite3';
 import { openDatabase, openedExclusively, type Db } from '../db/connection';
 import { openSearchConnection } from '../db/search-connection';
 import { UnitOfWork } from '../db/unit-of-work';
@@ -93,6 +94,20 @@ export class Host {
 
   now(): number {
     return this.clock.now();
+  }
+
+  private versionStatements: { data: Statement; changes: Statement } | null = null;
+
+  /**
+   * Changes whenever the library file may have changed: this connection's writes (total_changes)
+   * or another connection's commit (data_version). Readers that keep answers compare it.
+   */
+  libraryVersion(): string {
+    this.versionStatements ??= {
+      data: this.db.prepare('PRAGMA data_version').pluck(),
+      changes: this.db.prepare('SELECT total_changes()').pluck(),
+    };
+    return `${this.versionStatements.data.get() as number}:${this.versionStatements.changes.get() as number}`;
   }
 
   /** Runs fn in one transaction; the derived state and the facts commit together or not at all. */

@@ -18,6 +18,7 @@ import { isLoopbackAddress } from './loopback';
 import { contentSecurityPolicy, securityHeaders } from './security-headers';
 import { serveStatic } from './static-files';
 import { MEDIA_PREFIX, serveMedia, type MediaResolver } from './media-files';
+import type { ReadMemo } from './read-memo';
 
 export interface HeadlessServerOptions {
   handlers: ApiHandlers;
@@ -36,6 +37,8 @@ export interface HeadlessServerOptions {
   media?: MediaResolver;
   /** A client's own failure (a malformed frame or request, a reset): its connection ended, the host did not. */
   onClientError?: (error: Error) => void;
+  /** Keeps the answers of file-only reads until the library changes (read-memo.ts); none without it. */
+  readMemo?: ReadMemo;
 }
 
 export interface HeadlessServer {
@@ -46,6 +49,8 @@ export interface HeadlessServer {
   readonly url: string;
   /** Client connections ended by their own errors so far (bad frames, resets, malformed requests). */
   readonly clientErrors: number;
+  /** Answers given from the read memo (read-memo.ts) so far. */
+  readonly keptReads: number;
   close(): Promise<void>;
 }
 
@@ -151,9 +156,21 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       sendError(res, body.error, headers);
       return;
     }
+    const memo = options.readMemo;
+    const kept = memo?.get(method, body.text);
+    if (kept !== undefined) {
+      sendBody(res, 200, kept, headers);
+      return;
+    }
+    const versionBefore = memo?.currentVersion();
     const outcome = await dispatch(options.handlers, method, body.value, dispatchOptions);
-    if (outcome.ok) sendJson(res, 200, outcome.result, headers);
-    else sendError(res, outcome.error, headers);
+    if (outcome.ok) {
+      const text = JSON.stringify(outcome.result);
+      if (memo && versionBefore !== undefined) memo.set(method, body.text, text, versionBefore);
+      sendBody(res, 200, text, headers);
+    } else {
+      sendError(res, outcome.error, headers);
+    }
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -215,6 +232,9 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
     get clientErrors() {
       return clientErrors;
     },
+    get keptReads() {
+      return options.readMemo?.hits ?? 0;
+    },
     close() {
       closing ??= (async () => {
         unsubscribe();
@@ -235,7 +255,7 @@ function parseUrl(raw: string | undefined): URL | null {
   }
 }
 
-type JsonBody = { kind: 'ok'; value: unknown } | { kind: 'refused'; error: ApiErrorDto } | { kind: 'aborted' };
+type JsonBody = { kind: 'ok'; value: unknown; text: string } | { kind: 'refused'; error: ApiErrorDto } | { kind: 'aborted' };
 
 async function readJson(req: IncomingMessage): Promise<JsonBody> {
   const chunks: Buffer[] = [];
@@ -251,16 +271,19 @@ async function readJson(req: IncomingMessage): Promise<JsonBody> {
     return { kind: 'aborted' };
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (text === '') return { kind: 'ok', value: {} };
+  if (text === '') return { kind: 'ok', value: {}, text };
   try {
-    return { kind: 'ok', value: JSON.parse(text) as unknown };
+    return { kind: 'ok', value: JSON.parse(text) as unknown, text };
   } catch {
     return { kind: 'refused', error: { code: 'INVALID_REQUEST', message: 'The request body is not valid JSON.' } };
   }
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown, headers: OutgoingHttpHeaders): void {
-  const body = JSON.stringify(value);
+  sendBody(res, status, JSON.stringify(value), headers);
+}
+
+function sendBody(res: ServerResponse, status: number, body: string, headers: OutgoingHttpHeaders): void {
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',

@@ -11,6 +11,7 @@ import { MediaTickets } from '../../api/media-tickets';
 import { MEDIA_PREFIX } from './media-files';
 import type { ApiHandlers } from '../../../src-shared/api/contract';
 import { startHeadlessServer, type HeadlessServer, type HeadlessServerOptions } from './server';
+import { ReadMemo } from './read-memo';
 import { readRememberedAddress, rememberAddress } from './remembered-address';
 import { BacklotError } from '../../../src-shared/errors';
 
@@ -70,6 +71,8 @@ export async function startHeadlessApp(options: HeadlessAppOptions, open: OpenAp
       token: options.token,
       allowedHosts: options.allowedHosts,
       onInternalError: (method, error) => console.error(`backlot: internal error in ${method}:`, error),
+      // A fault-injecting wrapper must meet every call, so its answers are never kept.
+      readMemo: options.wrapHandlers ? undefined : new ReadMemo(() => host.libraryVersion()),
     };
     server = options.rememberAddress ? await startOnRememberedAddress(options, serverOptions) : await startHeadlessServer(serverOptions);
   } catch (e) {
