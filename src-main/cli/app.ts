@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AppOptions, BacklotApp, OpenApp } from '../dispatch/backlot-app';
 import type { EngineProfile } from '../engines/adapter';
 import { existingLibraryFile } from './data-dir';
+import { Host } from '../host/host';
 
 let opener: OpenApp | null = null;
 
@@ -25,5 +26,19 @@ export async function withApp<T>(dataDir: string | undefined, fn: (app: BacklotA
     return await fn(app);
   } finally {
     await app.close();
+  }
+}
+
+/**
+ * Opens only the library (the Host: database, library, work table) for a command that reads what
+ * is stored and needs no engine: no registry, no preflights (ffmpeg's probe, hashing the models),
+ * which are most of a read's time on a large library (docs/benchmarks.md "The command line").
+ */
+export async function withLibrary<T>(dataDir: string | undefined, fn: (host: Host) => T | Promise<T>): Promise<T> {
+  const host = new Host({ databaseFile: existingLibraryFile(dataDir) });
+  try {
+    return await fn(host);
+  } finally {
+    host.close();
   }
 }

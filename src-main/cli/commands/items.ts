@@ -2,7 +2,7 @@
 // each of its operations; `--json` in the shape other programs read.
 import type { Command } from './index';
 import { CliUsageError, parseCommandArgs } from '../args';
-import { withApp } from '../app';
+import { withLibrary } from '../app';
 import { ITEM_OPERATIONS, type OperationId } from '../../../src-shared/catalog/operations';
 import type { WorkState } from '../../../src-shared/states/states';
 import { BacklotError } from '../../../src-shared/errors';
@@ -36,22 +36,28 @@ export const itemsCommand: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, { data: { type: 'string' }, channel: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
     if (positionals.length > 0) throw new CliUsageError(`items takes no arguments, got "${positionals[0]}". Usage: backlot ${USAGE}`);
-    return withApp(values.data, (app) => {
-      const db = app.host.db;
-      if (values.channel !== undefined && !app.host.library.channel(values.channel)) {
+    return withLibrary(values.data, (host) => {
+      const db = host.db;
+      if (values.channel !== undefined && !host.library.channel(values.channel)) {
         throw new BacklotError('CHANNEL_NOT_FOUND', `There is no channel "${values.channel}" in the library.`, { channel: values.channel });
       }
       const rows = (values.channel === undefined
         ? db.prepare('SELECT id, channel_id, title, published_at, duration_s, media_path FROM items ORDER BY published_at DESC, id').all()
         : db.prepare('SELECT id, channel_id, title, published_at, duration_s, media_path FROM items WHERE channel_id = ? ORDER BY published_at DESC, id').all(values.channel)) as ItemRow[];
+      // One row per item with its states joined ("op=state,..."): six rows an item as JavaScript
+      // values cost four times as much at 78,000 items (docs/benchmarks.md "The command line").
+      // Channel-scope rows (a channel's digest) are keyed by the channel and never looked up.
       const states = new Map<string, Partial<Record<OperationId, WorkState>>>();
       const stateRows = (values.channel === undefined
-        ? db.prepare('SELECT item_id, operation, state FROM work WHERE item_id IN (SELECT id FROM items)').raw(true).all()
-        : db.prepare('SELECT item_id, operation, state FROM work WHERE channel_id = ? AND item_id IN (SELECT id FROM items)').raw(true).all(values.channel)) as [string, OperationId, WorkState][];
-      for (const [item, op, state] of stateRows) {
-        let s = states.get(item);
-        if (!s) states.set(item, (s = {}));
-        s[op] = state;
+        ? db.prepare("SELECT item_id, group_concat(operation || '=' || state) FROM work GROUP BY item_id").raw(true).all()
+        : db.prepare("SELECT item_id, group_concat(operation || '=' || state) FROM work WHERE channel_id = ? GROUP BY item_id").raw(true).all(values.channel)) as [string, string][];
+      for (const [item, joined] of stateRows) {
+        const s: Partial<Record<OperationId, WorkState>> = {};
+        for (const pair of joined.split(',')) {
+          const at = pair.indexOf('=');
+          s[pair.slice(0, at) as OperationId] = pair.slice(at + 1) as WorkState;
+        }
+        states.set(item, s);
       }
       const items: ItemListing[] = rows.map((r) => ({
         id: r.id, channel: r.channel_id, title: r.title, publishedAt: r.published_at, durationS: r.duration_s, mediaPath: r.media_path,

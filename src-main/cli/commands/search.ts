@@ -2,7 +2,7 @@
 // transcript search from a terminal, the same function the window's search calls.
 import type { Command } from './index';
 import { CliUsageError, numberFlag, parseCommandArgs } from '../args';
-import { withApp } from '../app';
+import { withLibrary } from '../app';
 import { searchTranscripts } from '../../transcripts/search';
 import { DEFAULT_SEARCH_LIMIT } from '../../../src-shared/search/query';
 import { clockTimecode } from '../../../src-shared/transcript/render/timecode';
@@ -27,8 +27,8 @@ export const searchCommand: Command = {
     if (!Number.isInteger(limit)) throw new CliUsageError(`--limit must be a whole number, got "${values.limit}".`);
     // Unquoted words on the command line are one query, as typed into a search box.
     const query = positionals.join(' ');
-    return withApp(values.data, (app) => {
-      const hits = searchTranscripts(app.host.searchDb, query, { speaker: values.speaker, channel: values.channel, limit });
+    return withLibrary(values.data, (host) => {
+      const hits = searchTranscripts(host.searchDb, query, { speaker: values.speaker, channel: values.channel, limit });
       if (values.json) {
         process.stdout.write(`${JSON.stringify({ hits })}\n`);
         return 0;
