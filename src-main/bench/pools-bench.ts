@@ -25,6 +25,7 @@ import { runEngine, type EngineOutcome } from '../engines/runner';
 import type { JobContext } from '../engines/adapter';
 import type { ChannelRecord } from '../library/repository';
 import { percentile, round } from './snapshot-measure';
+import { processCpuSeconds } from './process-cpu';
 import { lineOf, startBenchRedis, startBenchWorker, freePort, type BenchWorker } from './pools-rig';
 
 export interface PoolsBenchOptions {
@@ -38,13 +39,22 @@ export interface PoolsBenchOptions {
 
 interface Spread { p50: number; p95: number; max: number }
 
+/**
+ * CPU milliseconds per completed unit of a throughput run, by process: the host (this process: the
+ * transport, the door, the job folders), the workers (the `backlot worker` processes themselves),
+ * their engines (everything the workers started) and redis-server. Read from /proc (Linux); null elsewhere.
+ */
+export interface CpuPerUnit { host: number; workers: number; engines: number; redis: number; total: number; perWorker: number[] }
+
+interface CpuSample { host: number; workers: ({ self: number; children: number } | null)[]; redis: number | null }
+
 export interface PoolsBenchResult {
   machine: { cpu: string; cores: number; loadAverage1m: number; node: string };
   redis: { version: string };
   leaseS: number;
   slotsPerWorker: number;
   overhead: { units: number; completed: number; totalMs: Spread; hostToAddedMs: Spread; addedToActiveMs: Spread; activeToEngineMs: Spread; engineSpawnLocalMs: Spread };
-  throughput: { workers: number; units: number; completed: number; failed: Record<string, number>; seconds: number; unitsPerS: number }[];
+  throughput: { workers: number; units: number; completed: number; failed: Record<string, number>; seconds: number; unitsPerS: number; loadAverage1m: number; cpuMsPerUnit: CpuPerUnit | null; redisCallsPerUnit: Record<string, number> }[];
   recovery: { leaseS: number; completed: boolean; onAnotherWorker: boolean; killToRetakeMs: number; killToEndMs: number; ratioToLease: number };
   memory: { before: number; afterUnits: number; unitsRun: number; keysBefore: number; keysAfter: number; eventsAfter: number; retainedUnits: number; perRetainedUnit: number; afterRetainedDrained: number };
 }
@@ -133,11 +143,20 @@ export async function benchPools(options: PoolsBenchOptions): Promise<PoolsBench
     }
     const spawnLocal = await engineSpawnLocal(lib, Math.min(overheadUnits, 20));
 
+    // The overhead's own follower would count in the host's CPU below: it is closed now.
+    await events.close();
+
     // 2. Throughput: all units through PoolTransport.run, twice the workers' slots in flight.
     const throughput: PoolsBenchResult['throughput'] = [];
     let unitsRun = overheadDone;
+    const sampleCpu = (): CpuSample => {
+      const host = process.cpuUsage();
+      return { host: (host.user + host.system) / 1e6, workers: workers.map((w) => processCpuSeconds(w.child.pid!)), redis: processCpuSeconds(redis.pid)?.self ?? null };
+    };
     for (const n of options.workers) {
       await startWorkers(n);
+      await client.config('RESETSTAT');
+      const cpu0 = sampleCpu();
       const t0 = Date.now();
       const failed: Record<string, number> = {};
       let next = 0;
@@ -150,8 +169,10 @@ export async function benchPools(options: PoolsBenchOptions): Promise<PoolsBench
       };
       await Promise.all(Array.from({ length: 2 * SLOTS * n }, lane));
       const seconds = (Date.now() - t0) / 1000;
+      const cpuMsPerUnit = cpuPerUnit(cpu0, sampleCpu(), completed);
+      const redisCallsPerUnit = callsPerUnit(await client.info('commandstats'), completed);
       unitsRun += completed;
-      throughput.push({ workers: n, units: options.units, completed, failed, seconds: round(seconds, 2), unitsPerS: round(completed / seconds, 1) });
+      throughput.push({ workers: n, units: options.units, completed, failed, seconds: round(seconds, 2), unitsPerS: round(completed / seconds, 1), loadAverage1m: round(os.loadavg()[0], 2), cpuMsPerUnit, redisCallsPerUnit });
     }
     await transport.settled();
     const afterUnits = await memory();
@@ -207,6 +228,35 @@ export async function benchPools(options: PoolsBenchOptions): Promise<PoolsBench
     await redis.stop();
     fs.rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** Redis commands per completed unit, by command, from `INFO commandstats` (reset before the run), with their total. */
+function callsPerUnit(info: string, units: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let total = 0;
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+    if (m[1] === 'info' || m[1] === 'config') continue;
+    out[m[1]] = round(Number(m[2]) / Math.max(1, units), 2);
+    total += Number(m[2]);
+  }
+  return { total: round(total / Math.max(1, units), 2), ...out };
+}
+
+function cpuPerUnit(a: CpuSample, b: CpuSample, units: number): CpuPerUnit | null {
+  if (units === 0 || a.redis === null || b.redis === null) return null;
+  const ms = (seconds: number) => round((seconds * 1000) / units, 2);
+  const perWorker: number[] = [];
+  let engines = 0;
+  for (const [i, after] of b.workers.entries()) {
+    const before = a.workers[i];
+    if (!after || !before) return null;
+    perWorker.push(after.self - before.self);
+    engines += after.children - before.children;
+  }
+  const host = b.host - a.host;
+  const workers = perWorker.reduce((x, y) => x + y, 0);
+  const redis = b.redis - a.redis;
+  return { host: ms(host), workers: ms(workers), engines: ms(engines), redis: ms(redis), total: ms(host + workers + engines + redis), perWorker: perWorker.map(ms) };
 }
 
 /** Units as the executor hands them to a pool runtime: a prepared job folder, settled after the run. */

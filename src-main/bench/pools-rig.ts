@@ -120,7 +120,9 @@ export function canPin(): boolean {
 
 /** One `backlot worker` with the test engines (or the production ones); `faults` reaches the test engine as in the reliability tests. */
 export async function startBenchWorker(joinFile: string, dataDir: string, slots: number, faults: string, options: BenchWorkerOptions = {}): Promise<BenchWorker> {
-  const argv = [BIN, 'worker', '--join', joinFile, '--engines', options.engines ?? 'test', '--data', dataDir, '--slots', `cpu=${slots}`];
+  // Node refuses --cpu-prof in NODE_OPTIONS: a profile of each worker is asked for by this variable (docs/benchmarks.md "Pools").
+  const profDir = process.env.BACKLOT_BENCH_CPU_PROF;
+  const argv = [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), BIN, 'worker', '--join', joinFile, '--engines', options.engines ?? 'test', '--data', dataDir, '--slots', `cpu=${slots}`];
   const pinned = options.cpu !== undefined;
   const child = spawn(pinned ? 'taskset' : process.execPath, pinned ? ['-c', String(options.cpu), process.execPath, ...argv] : argv, {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_DATA: '', BACKLOT_TEST_FAULTS: faults },

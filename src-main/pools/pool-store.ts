@@ -2,6 +2,7 @@
 // SHA-256 only; the join file holds the token itself (docs/pools.md "Trust").
 import crypto from 'node:crypto';
 import type { Db } from '../db/connection';
+import { perConnection } from '../db/per-connection';
 import type { LaneKey } from '../../src-shared/catalog/lanes';
 import { poolLaneKey } from '../../src-shared/catalog/pool-lanes';
 import type { PathMap, PoolMedia, PoolSpec } from './pool-spec';
@@ -20,6 +21,12 @@ interface Row {
   redis_url: string; redis_user: string; door_token_sha256: string; join_file: string; created_at: number; rotated_at: number | null;
 }
 
+/** The statements read on every unit (the transport's get, the door's token check), prepared once per connection. */
+const statements = perConnection((db: Db) => ({
+  get: db.prepare('SELECT * FROM pools WHERE name = ?'),
+  tokenHash: db.prepare('SELECT door_token_sha256 AS h FROM pools WHERE name = ?'),
+}));
+
 export const hashToken = (token: string): string => crypto.createHash('sha256').update(token, 'utf8').digest('hex');
 
 export class PoolStore {
@@ -30,7 +37,7 @@ export class PoolStore {
   }
 
   get(name: string): PoolRecord | null {
-    const row = this.db.prepare('SELECT * FROM pools WHERE name = ?').get(name) as Row | undefined;
+    const row = statements(this.db).get.get(name) as Row | undefined;
     return row ? toRecord(row) : null;
   }
 
@@ -60,7 +67,7 @@ export class PoolStore {
 
   /** True when `token` is the pool's current door token (compared in constant time). */
   doorTokenMatches(name: string, token: string): boolean {
-    const row = this.db.prepare('SELECT door_token_sha256 AS h FROM pools WHERE name = ?').get(name) as { h: string } | undefined;
+    const row = statements(this.db).tokenHash.get(name) as { h: string } | undefined;
     if (!row) return false;
     return crypto.timingSafeEqual(Buffer.from(row.h, 'hex'), Buffer.from(hashToken(token), 'hex'));
   }

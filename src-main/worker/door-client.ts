@@ -160,8 +160,12 @@ async function heldOffset(u: DoorUnit, uploadToken: string, name: string, signal
  * holds every byte. A host that cannot be reached is waited for (DoorPatience); each try asks the
  * host's offset first, so a cut request goes on at its byte, never from the start.
  */
-export async function uploadUnitOutput(u: DoorUnit, uploadToken: string, name: string, src: string, signal?: AbortSignal, patience: DoorPatience = DEFAULT_DOOR_PATIENCE): Promise<void> {
+export async function uploadUnitOutput(u: DoorUnit, uploadToken: string, name: string, src: string, signal?: AbortSignal, patience: DoorPatience = DEFAULT_DOOR_PATIENCE, options: { fresh?: boolean } = {}): Promise<void> {
   const total = fs.statSync(src).size;
+  // `fresh`: a name no earlier try used, so the host holds 0 bytes of it; the first try sends from
+  // byte 0 without asking (one request less). A door that holds other bytes refuses with
+  // UPLOAD_OFFSET_MISMATCH, and the next try asks, as every try after a cut does.
+  let assumed: number | null = options.fresh ? 0 : null;
   let reached = -1;
   let before = -1;
   const progressed = (): boolean => {
@@ -171,8 +175,10 @@ export async function uploadUnitOutput(u: DoorUnit, uploadToken: string, name: s
   };
   await patiently(`uploaded ${name}`, async () => {
     for (;;) {
-      const offset = await heldOffset(u, uploadToken, name, signal);
-      reached = offset;
+      const offset = assumed ?? await heldOffset(u, uploadToken, name, signal);
+      const asked = assumed === null;
+      assumed = null;
+      if (asked) reached = offset;
       if (offset === total) return;
       if (offset > total) throw new BacklotError('UPLOAD_OFFSET_MISMATCH', `The host holds more of ${name} than this worker wrote.`);
       const length = total - offset;
@@ -182,8 +188,13 @@ export async function uploadUnitOutput(u: DoorUnit, uploadToken: string, name: s
       };
       const body = length === 0 ? '' : Readable.toWeb(fs.createReadStream(src, { start: offset })) as unknown as NonNullable<RequestInit['body']>;
       const res = await fetch(unitUrl(u, `outputs/${encodeURIComponent(name)}`), { method: 'PUT', headers, body, signal, duplex: 'half' } as RequestInit);
-      if (!res.ok) throw await refusal(res);
+      if (!res.ok) {
+        const refused = await refusal(res);
+        if (!asked && refused.code === 'UPLOAD_OFFSET_MISMATCH') continue;
+        throw refused;
+      }
       const answer = await res.json() as { offset?: number; complete?: boolean };
+      if (typeof answer.offset === 'number') reached = answer.offset;
       if (answer.offset === total) return;
       if (answer.offset === offset) throw new BacklotError('WORKER_DOOR_UNEXPECTED', `The worker door took none of the bytes of ${name} it was sent.`);
     }

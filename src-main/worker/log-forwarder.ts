@@ -33,6 +33,7 @@ export class LogForwarder {
   private timer: NodeJS.Timeout | null = null;
   private sending: Promise<void> = Promise.resolve();
   private closed = false;
+  private sentAny = false;
 
   constructor(private readonly worker: string, private readonly send: (batch: PoolLogs) => Promise<unknown>, private readonly limits: ForwarderLimits = FORWARDER_LIMITS) {
     this.tokens = limits.burst;
@@ -66,11 +67,16 @@ export class LogForwarder {
     this.soon();
   }
 
-  /** Sends what is pending and stops; resolves once the last batch was handed to Redis (or failed). */
-  async close(): Promise<void> {
+  /**
+   * Sends what is pending and stops; resolves once the last batch was handed to Redis (or failed).
+   * `leaveToResult`: when no batch has gone yet (the unit ended within the first one), the pending
+   * lines are not sent: the unit's result carries every line, and the host writes the ones it has
+   * not heard at the end, in order (docs/pools.md "Log lines on the host").
+   */
+  async close(options: { leaveToResult?: boolean } = {}): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.flush();
+    if (!(options.leaveToResult && !this.sentAny)) this.flush();
     this.closed = true;
     await this.sending;
   }
@@ -90,6 +96,7 @@ export class LogForwarder {
     const batch: PoolLogs = { format: LOGS_FORMAT, worker: this.worker, lines: this.pending.splice(0, 200), dropped: this.dropped, progress: this.progress };
     this.dropped = 0;
     this.progress = null;
+    this.sentAny = true;
     // Batches go one after another, so the host writes them in order; a batch Redis refuses is lost (the result carries every line).
     this.sending = this.sending.then(() => this.send(batch).then(() => undefined, () => undefined));
     if (this.pending.length > 0) this.soon();

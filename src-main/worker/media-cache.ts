@@ -23,11 +23,14 @@ export class MediaCache {
     if (!tag || !TAG.test(tag)) return false;
     const kept = this.place(tag, size);
     try {
-      if (fs.statSync(kept).size !== size) return false;
+      const stat = fs.statSync(kept);
+      if (stat.size !== size) return false;
       linkOrCopy(kept, dest);
-      // Touched, so the least recently used copy goes first.
-      const now = new Date();
-      fs.utimesSync(kept, now, now);
+      // Touched, so the least recently used copy goes first (once a minute is close enough for that).
+      if (Date.now() - stat.mtimeMs > 60_000) {
+        const now = new Date();
+        fs.utimesSync(kept, now, now);
+      }
       return true;
     } catch {
       return false;

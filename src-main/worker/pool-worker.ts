@@ -19,8 +19,8 @@ import { readJoinFile, type JoinFile } from '../pools/join-file';
 import type { PathMap } from '../pools/pool-spec';
 import { bullConnection, bullOptions, workerPlace } from '../pools/transport/connections';
 import { redisError } from '../pools/redis-client';
-import { settingsForJob } from '../pools/transport/job-settings';
-import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
+import { settingsForJob, settingsRef } from '../pools/transport/job-settings';
+import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, hostSettingsKey, hostSettingsRefKey, jobSettingsSchema, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
 import { buildEngineRegistry, type EngineRegistry } from '../engines/registry';
 import type { EngineProfile, JobContext } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
@@ -28,6 +28,7 @@ import { DEFAULT_WORKER_IDLE_MS, EngineProcess, type EngineLogEntry, type Engine
 import { EngineWorkers } from '../engines/workers';
 import { mapHostPath, mappedFolderProblem } from '../pools/library-marker';
 import { MediaCache } from './media-cache';
+import { ScratchDirs } from './scratch-dirs';
 import { LogForwarder } from './log-forwarder';
 import { resourcesDir, appRoot } from '../system/app-layout';
 import { detectGpus } from '../gates/gpu';
@@ -60,8 +61,12 @@ export interface PoolWorkerHandle {
 }
 
 
+/** This build's version, read once (every heartbeat and result carries it). */
+let versionRead: string | null = null;
 const version = (): string => {
-  try { return String((JSON.parse(fs.readFileSync(path.join(appRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version ?? '0'); } catch { return '0'; }
+  if (versionRead !== null) return versionRead;
+  try { versionRead = String((JSON.parse(fs.readFileSync(path.join(appRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version ?? '0'); } catch { versionRead = '0'; }
+  return versionRead;
 };
 
 /**
@@ -128,6 +133,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
   judgeLanes();
   const engines = new EngineWorkers(options.engineIdleMs ?? DEFAULT_WORKER_IDLE_MS);
   const cache = new MediaCache(path.join(dataDir, 'cache', 'media', join.pool));
+  const dirs = new ScratchDirs(scratch);
 
   await checkDoorToken(join);
   const place = workerPlace(join);
@@ -270,11 +276,14 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     signal?.addEventListener('abort', () => abort.abort('ENGINE_CANCELLED'), { once: true });
     running.set(data.jobId, abort);
     say(`backlot worker: took ${data.jobId} (${data.operation}) on ${lane}@${join.pool}`);
-    const dir = path.join(scratch, `${data.jobId}-${crypto.randomBytes(4).toString('hex')}`);
+    const dir = dirs.take();
+    // Kept for the next unit only after a clean end: a stopped engine never writes into another unit's folder.
+    let clean = false;
     // The engine's lines and progress reach the host's run log while the unit runs (docs/pools.md "Log lines on the host").
     const forward = new LogForwarder(id, (batch) => job.updateProgress(batch));
     try {
       const answer = await execute(data, dir, abort.signal, forward);
+      clean = answer.outcome.ok;
       say(`backlot worker: ${data.jobId} ended: ${answer.outcome.ok ? 'ok' : answer.outcome.code}`);
       return answer;
     } catch (e) {
@@ -289,15 +298,14 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     } finally {
       await forward.close();
       running.delete(data.jobId);
-      fs.rmSync(dir, { recursive: true, force: true });
+      dirs.give(dir, clean);
     }
   }
 
   // One environment per distinct host settings, kept while they stay the same: adapters cache what
   // they detect per environment (pocketsphinx's decoder), which a fresh object per unit would redo.
   const envs = new Map<string, typeof env>();
-  function envForSettings(sent: Record<string, unknown>): typeof env {
-    const key = JSON.stringify(sent);
+  function envForSettings(key: string, sent: Record<string, unknown>): typeof env {
     let found = envs.get(key);
     if (!found) {
       const fromHost = settingsForJob(sent);
@@ -306,6 +314,30 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       found = { ...env, settings: fromHost.settings };
       envs.set(key, found);
     }
+    return found;
+  }
+
+  /**
+   * The host's settings a job runs with, as their JSON and parsed: carried in the job, or named by
+   * their hash (docs/pools.md "Settings travel with the job"), read from the pool's Redis once per
+   * hash, checked against it and kept. A hash Redis does not hold fails the job as invalid.
+   */
+  const settingsByRef = new Map<string, { text: string; sent: Record<string, unknown> }>();
+  async function settingsOfJob(data: PoolJob): Promise<{ text: string; sent: Record<string, unknown> }> {
+    if (data.settings) return { text: JSON.stringify(data.settings), sent: data.settings };
+    const ref = data.settingsRef!;
+    const kept = settingsByRef.get(ref);
+    if (kept) return kept;
+    const text = await client.get(hostSettingsRefKey(join.pool, ref));
+    if (text === null) throw new Error(`POOL_JOB_INVALID: the host's settings the job names (settingsRef ${ref.slice(0, 12)}…) are not in the pool's Redis`);
+    if (settingsRef(text) !== ref) throw new Error(`POOL_JOB_INVALID: the settings under settingsRef ${ref.slice(0, 12)}… do not have that hash`);
+    let parsed: unknown;
+    try { parsed = JSON.parse(text); } catch { throw new Error(`POOL_JOB_INVALID: the settings under settingsRef ${ref.slice(0, 12)}… are not JSON`); }
+    const checked = check(jobSettingsSchema, parsed);
+    if (!checked.ok) throw new Error(`POOL_JOB_INVALID: the settings under settingsRef ${ref.slice(0, 12)}…: ${checked.reason}`);
+    if (settingsByRef.size >= 8) settingsByRef.delete(settingsByRef.keys().next().value!);
+    const found = { text, sent: checked.value };
+    settingsByRef.set(ref, found);
     return found;
   }
 
@@ -341,10 +373,11 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       engine: { id: data.engineId, fingerprint: fingerprint() }, logs: logs.map((l, seq) => ({ ...l, seq, text: l.text.slice(0, 64 * 1024) })).slice(-10_000),
       diagnostic: diagnostic.slice(-64 * 1024), outcome,
     });
-    const jobEnv = envForSettings(data.settings);
+    const settings = await settingsOfJob(data);
+    const jobEnv = envForSettings(settings.text, settings.sent);
     // The engines are judged by the settings this unit runs with before it starts (docs/pools.md
     // "Preflight with the host's settings"): a lane they take out of service hands the unit back.
-    const sent = JSON.stringify(data.settings);
+    const sent = settings.text;
     if (sent !== judgedBy) await (judging = judging.then(() => judgeBy(sent)));
     const out = outOfService.find((o) => o.lane === data.lane);
     // A unit taken alongside the one that found its engine missing goes back to the queue the same way.
@@ -416,8 +449,11 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       : await new EngineProcess(launch.command, 'one-shot').run(request, runOptions);
     // An engine stopped by this worker says why it was stopped (the host's cancel, a lock this worker lost).
     const code = !outcome.ok && outcome.code === 'ENGINE_CANCELLED' && typeof signal.reason === 'string' ? signal.reason : null;
-    // The engine's last lines reach the host before the uploads, which may take a while.
-    await forward.close();
+    // The engine's last lines reach the host before the uploads, which may take a while; a unit that
+    // ends within the forwarder's first batch, with little to upload, sends them with its result only
+    // (the host writes the result's unheard lines at the end: one Redis write per unit less).
+    const uploadBytes = outcome.ok ? outcome.outputs.reduce((n, o) => n + o.bytes, 0) : 0;
+    await forward.close({ leaveToResult: uploadBytes <= SMALL_UPLOAD_BYTES });
     if (!outcome.ok) return result({ ok: false, code: code ?? outcome.code, params: outcome.params }, outcome.logs, outcome.diagnostic);
     // Each attempt uploads under its own name, so a lost attempt's partial bytes never join this one's.
     const tag = crypto.randomBytes(4).toString('hex');
@@ -428,7 +464,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
         return result({ ok: false, code: 'ENGINE_OUTPUT_INVALID', params: { name: o.name, reason: 'not-a-plain-name' } }, outcome.logs, outcome.diagnostic);
       }
       const uploaded = `u${tag}-${file}`;
-      await uploadUnitOutput(door, data.door.uploadToken, uploaded, o.path, signal, patience(`the upload of ${file}`));
+      // A name of this attempt's own: the host holds none of it yet, so the first try sends without asking.
+      await uploadUnitOutput(door, data.door.uploadToken, uploaded, o.path, signal, patience(`the upload of ${file}`), { fresh: true });
       outputs.push({ name: o.name, file, uploaded, bytes: o.bytes, sha256: await sha256(o.path) });
     }
     return result({ ok: true, outputs, metadata: outcome.metadata }, outcome.logs, outcome.diagnostic);
@@ -444,6 +481,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
         closed = true;
         await Promise.all([...workers.values()].map((w) => w.worker.close().catch(() => undefined)));
         engines.stop();
+        dirs.close();
         if (beatTimer) clearTimeout(beatTimer);
         await client.del(heartbeatKey(join.pool, id)).catch(() => undefined);
         client.disconnect();
@@ -453,6 +491,9 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     },
   };
 }
+
+/** Outputs up to this size go up in moments: the engine's last lines may wait for the result. */
+const SMALL_UPLOAD_BYTES = 1024 * 1024;
 
 /** A unit this worker puts back in the queue for another worker (not an answer, not a failure). */
 class HandBack extends Error {

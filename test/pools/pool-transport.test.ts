@@ -15,8 +15,10 @@ import { PoolStore } from '../../src-main/pools/pool-store';
 import { readJoinFile, writeJoinFile } from '../../src-main/pools/join-file';
 import type { WorkerDoor } from '../../src-main/pools/worker-door/door-server';
 import { PoolTransport } from '../../src-main/pools/transport/pool-transport';
-import { bullOptions, workerPlace } from '../../src-main/pools/transport/connections';
-import { RESULT_FORMAT, poolBullPrefix, type PoolJob, type PoolResult } from '../../src-main/pools/transport/job-schema';
+import { Redis } from 'ioredis';
+import { bullConnection, bullOptions, workerPlace } from '../../src-main/pools/transport/connections';
+import { JOB_FORMAT, RESULT_FORMAT, hostSettingsRefKey, poolBullPrefix, type PoolJob, type PoolResult } from '../../src-main/pools/transport/job-schema';
+import { jobSettings, settingsRef } from '../../src-main/pools/transport/job-settings';
 import type { PoolLaneState } from '../../src-main/pools/pool-runtime';
 import { TEMP_DIR_NAME, prepareTemporaryOutputDir } from '../../src-main/engines/commit-output';
 import { defaultOutputDir } from '../../src-main/engines/job-paths';
@@ -317,6 +319,37 @@ describe('units of a pool lane on two backlot worker processes', () => {
     } finally {
       await studio.close();
       await seedbox.close();
+    }
+  });
+
+  it('sends the settings by reference, and a job whose reference Redis does not hold fails as POOL_JOB_INVALID, saying so', async () => {
+    const studio = new Queue('cpu', { connection: bullOptions({ url: `redis://127.0.0.1:${redis.port}`, ca: null, username: 'backlot-admin', password: redis.password }), prefix: poolBullPrefix('studio') });
+    try {
+      // The units above named the host's settings by their hash: written once, under the pool's prefix.
+      const text = JSON.stringify(jobSettings(defaultSettings()));
+      const client = new Redis(bullConnection({ url: `redis://127.0.0.1:${redis.port}`, ca: null, username: 'backlot-admin', password: redis.password }));
+      try {
+        expect(await client.get(hostSettingsRefKey('studio', settingsRef(text)))).toBe(text);
+      } finally {
+        client.disconnect();
+      }
+      const missing = 'f'.repeat(64);
+      const data: PoolJob = {
+        format: JOB_FORMAT, pool: 'studio', lane: 'cpu', jobId: 'ref-missing', unitKey: 'digest:item-ref', claimToken: 'claim-ref', operation: 'digest', engineId: 'test',
+        channel: { id: 'ch-1', kind: 'folder', platform: 'local', title: 'Channel', source: '/nowhere', sync_interval_s: null, last_sync_at: null, settings_json: '{}', created_at: 1, removed_at: null },
+        item: null, attempts: 0, budgetUsd: null, files: [], media: null, inputs: {},
+        door: { ticket: 't'.repeat(32), uploadToken: 'u'.repeat(32), unitId: 'ref-missing' }, leaseMs: 10_000, settingsRef: missing,
+      };
+      await studio.add('digest', data, { jobId: 'ref-missing', attempts: 1, removeOnComplete: false, removeOnFail: false });
+      for (let i = 0; (await studio.getJobState('ref-missing')) !== 'failed'; i++) {
+        if (i > 600) throw new Error('no worker failed the job');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const failed = await studio.getJob('ref-missing');
+      expect(failed!.failedReason).toBe(`POOL_JOB_INVALID: the host's settings the job names (settingsRef ${missing.slice(0, 12)}…) are not in the pool's Redis`);
+      await failed!.remove();
+    } finally {
+      await studio.close();
     }
   });
 

@@ -34,13 +34,15 @@ describe('backlot bench pools', () => {
     expect(r.code, r.err).toBe(0);
     const result = JSON.parse(r.out.trim().split('\n').pop()!) as Record<string, unknown> & {
       overhead: { units: number; completed: number };
-      throughput: { workers: number; units: number; completed: number; failed: Record<string, number>; unitsPerS: number }[];
+      throughput: { workers: number; units: number; completed: number; failed: Record<string, number>; unitsPerS: number; cpuMsPerUnit: unknown }[];
       recovery: { completed: boolean; onAnotherWorker: boolean; killToEndMs: number; killToRetakeMs: number };
       memory: Record<string, number>;
     };
     expect(result).toMatchObject({ leaseS: 10, slotsPerWorker: 4, redis: { version: expect.any(String) }, machine: { cores: expect.any(Number) } });
     expect(result.overhead).toMatchObject({ units: 5, completed: 5, totalMs: spreadShape, hostToAddedMs: spreadShape, addedToActiveMs: spreadShape, activeToEngineMs: spreadShape, engineSpawnLocalMs: spreadShape });
-    expect(result.throughput).toEqual([{ workers: 1, units: 5, completed: 5, failed: {}, seconds: expect.any(Number), unitsPerS: expect.any(Number) }]);
+    expect(result.throughput).toEqual([{ workers: 1, units: 5, completed: 5, failed: {}, seconds: expect.any(Number), unitsPerS: expect.any(Number), loadAverage1m: expect.any(Number), cpuMsPerUnit: expect.anything(), redisCallsPerUnit: expect.objectContaining({ total: expect.any(Number) }) }]);
+    // CPU per unit by process, read from /proc (Linux): the host, the workers, their engines and redis-server.
+    expect(result.throughput[0].cpuMsPerUnit).toMatchObject({ host: expect.any(Number), workers: expect.any(Number), engines: expect.any(Number), redis: expect.any(Number), total: expect.any(Number), perWorker: [expect.any(Number)] });
     // The killed worker's unit ended once, on the other worker.
     expect(result.recovery).toMatchObject({ leaseS: 10, completed: true, onAnotherWorker: true });
     expect(result.recovery.killToRetakeMs).toBeGreaterThan(0);

@@ -51,7 +51,11 @@ function describePools(r: PoolsBenchResult): string {
     `    worker: active → engine's first line ${ms(o.activeToEngineMs)} (door fetch + engine spawn)`,
     `  the test engine's own spawn, here     ${ms(o.engineSpawnLocalMs)}`,
     'Throughput of trivial units (target ≥ 100 units/s with 4 workers):',
-    ...r.throughput.map((t) => `  ${t.workers} worker${t.workers === 1 ? ' ' : 's'}: ${t.completed}/${t.units} completed in ${t.seconds} s, ${t.unitsPerS} units/s${Object.keys(t.failed).length ? `; failed ${JSON.stringify(t.failed)}` : ''}`),
+    ...r.throughput.flatMap((t) => [
+      `  ${t.workers} worker${t.workers === 1 ? ' ' : 's'}: ${t.completed}/${t.units} completed in ${t.seconds} s, ${t.unitsPerS} units/s (load ${t.loadAverage1m})${Object.keys(t.failed).length ? `; failed ${JSON.stringify(t.failed)}` : ''}`,
+      `    Redis commands per unit: ${Object.entries(t.redisCallsPerUnit).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      t.cpuMsPerUnit ? `    CPU per unit: ${t.cpuMsPerUnit.total} ms = host ${t.cpuMsPerUnit.host} + workers ${t.cpuMsPerUnit.workers} (${t.cpuMsPerUnit.perWorker.join(' / ')}) + engines ${t.cpuMsPerUnit.engines} + redis ${t.cpuMsPerUnit.redis}` : '    CPU per unit: not measured (no /proc here)',
+    ]),
     `Recovery after kill -9 mid-unit: ${r.recovery.completed ? 'completed' : 'NOT completed'}${r.recovery.onAnotherWorker ? ' on another worker' : ''}; kill → retaken ${r.recovery.killToRetakeMs} ms, kill → end ${r.recovery.killToEndMs} ms = ${r.recovery.ratioToLease} × lease (target ≤ 2)`,
     `Redis used_memory: ${kb(r.memory.before)} before, ${kb(r.memory.afterUnits)} after ${r.memory.unitsRun} units (keys ${r.memory.keysBefore} → ${r.memory.keysAfter}, ${r.memory.eventsAfter} entries in the events stream, trimmed at about 10,000); ${r.memory.perRetainedUnit} bytes per retained unit (${r.memory.retainedUnits} waiting), ${kb(r.memory.afterRetainedDrained)} once they were given up`,
   ].join('\n');

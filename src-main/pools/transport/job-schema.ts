@@ -26,6 +26,12 @@ export const heartbeatPattern = (pool: string): string => `${poolKeyPrefix(pool)
 export const cancelKey = (pool: string, jobId: string): string => `${poolKeyPrefix(pool)}:cancel:${jobId}`;
 /** The host's job settings (job-settings.ts), written when they change: a worker's preflight judges its engines by them. */
 export const hostSettingsKey = (pool: string): string => `${poolKeyPrefix(pool)}:host-settings`;
+/**
+ * The job settings by their SHA-256 (job-settings.ts `settingsRef`): a job names them by that hash
+ * instead of carrying ~2.5 KB each (docs/pools.md "Settings travel with the job"); a worker reads
+ * each once and keeps it by the hash.
+ */
+export const hostSettingsRefKey = (pool: string, sha256: string): string => `${poolKeyPrefix(pool)}:host-settings:${sha256}`;
 export const cancelChannel = (pool: string): string => `${poolKeyPrefix(pool)}:cancel`;
 
 /** BullMQ's reason for a job whose worker was lost more often than the pool allows (moveStalledJobsToWait). */
@@ -47,6 +53,9 @@ const itemRecord = z.object({
   duration_s: z.number().nullable(), media_path: z.null(), size_bytes: z.number().nullable(), mtime_ms: z.number().nullable(),
   fingerprint: z.string().nullable(), media_state: z.string(),
 }).passthrough();
+
+/** The host's job settings as they travel (job-settings.ts): setting keys to values, each checked by the worker. */
+export const jobSettingsSchema = z.record(z.string().max(128), z.unknown()).refine((s) => Object.keys(s).length <= 512, { message: 'has too many settings' });
 
 export const poolJobSchema = z.object({
   format: z.literal(JOB_FORMAT),
@@ -78,8 +87,11 @@ export const poolJobSchema = z.object({
   /** The pool's lease in ms: how long a worker may go without renewing its lock. */
   leaseMs: z.number().int().positive(),
   /** The host's settings the engine runs with (job-settings.ts: never a secret), checked by the worker key by key. */
-  settings: z.record(z.string().max(128), z.unknown()).refine((s) => Object.keys(s).length <= 512, { message: 'has too many settings' }),
+  settings: jobSettingsSchema.optional(),
+  /** Or, instead of them: their SHA-256, under which the host wrote them (hostSettingsRefKey). */
+  settingsRef: z.string().regex(/^[0-9a-f]{64}$/, { message: 'must be the SHA-256 of the host\'s settings (64 hex digits)' }).optional(),
 }).strict().superRefine((job, ctx) => {
+  if ((job.settings === undefined) === (job.settingsRef === undefined)) ctx.addIssue({ code: 'custom', path: ['settings'], message: 'a job carries either the host\'s settings or their settingsRef, exactly one' });
   const known = new Set(job.files.map((f) => f.index));
   const refs = [job.media, ...Object.values(job.inputs)].filter((n): n is number => typeof n === 'number');
   if (refs.some((n) => !known.has(n))) ctx.addIssue({ code: 'custom', message: 'names a file number the ticket does not hold' });

@@ -1,6 +1,7 @@
 // The host's settings travel with each pool job, so a worker's engine runs as the host's would (chunk
 // length, language, model, thresholds) and the output matches the fingerprint the host records
 // (docs/pools.md "A unit on a worker"). Secrets and the host's own transport stay home.
+import crypto from 'node:crypto';
 import { SETTING_KEYS, checkSetting, defaultSettings, isSecretSetting, type SettingKey, type SettingsValues } from '../../../src-shared/settings/settings-schema';
 
 /** Settings that are the host's machinery, not anything an engine's output depends on. */
@@ -13,6 +14,11 @@ export function jobSettings(settings: SettingsValues): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of SETTING_KEYS) if (travels(key)) out[key] = settings[key];
   return out;
+}
+
+/** The SHA-256 a job names its settings by: that of their JSON as the host wrote it to Redis. */
+export function settingsRef(text: string): string {
+  return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /**

@@ -20,8 +20,8 @@ import type { PoolAdoptQuery, PoolLaneState, PoolRuntime, PoolUnitRequest } from
 import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
 import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
-import { jobSettings } from './job-settings';
-import { JOB_FORMAT, STALLED_REASON, poolLogsSchema, cancelChannel, cancelKey, check, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
+import { jobSettings, settingsRef } from './job-settings';
+import { JOB_FORMAT, STALLED_REASON, poolLogsSchema, cancelChannel, cancelKey, check, hostSettingsKey, hostSettingsRefKey, laneQueueName, poolBullPrefix, poolJobSchema, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
 import { isLogKey, logLine, type LogMessage } from '../../../src-shared/runs/log-keys';
 
@@ -46,6 +46,10 @@ interface Conn {
   view: PoolView;
   /** The job settings last written to the pool's host-settings key (job-schema.ts), so a change is written once. */
   settingsSent?: string;
+  /** Job settings (their JSON) written under their hash (hostSettingsRefKey), with when: jobs name them by it. */
+  settingsRefs: Map<string, { sha256: string; at: number }>;
+  /** Lanes whose first unit was sent: that one's state is read at once, in case its follower was not reading yet. */
+  followed: Set<LaneKey>;
 }
 
 interface Waiter {
@@ -59,6 +63,8 @@ interface Waiter {
   io?: InProcessIo;
   /** The highest line number of the worker's log written so far, and how many were written. */
   heard?: { seq: number; written: number };
+  /** An adopted unit (an earlier host process may have cancelled it: its cancel key is deleted at the end). */
+  adopted?: boolean;
 }
 
 /** At most this many of a worker's lines are written into one unit's run log (a flood is cut short, said once). */
@@ -70,12 +76,20 @@ type Ended = Job | null | 'closed' | 'refused';
 
 const failure = (code: string, params: Record<string, unknown>, diagnostic = ''): EngineFailure => ({ ok: false, code, params, diagnostic, logs: [] });
 const ADD_TIMEOUT_MS = 10_000;
+/** How long the settings a job names by hash stay in Redis after this host last wrote them (a job may wait that long). */
+const SETTINGS_REF_TTL_S = 30 * 86_400;
+/** Job ids whose end event came before their unit was followed, kept to settle them at once (at most this many). */
+const EARLY_ENDS = 1024;
 
 export class PoolTransport implements PoolRuntime {
   private readonly conns = new Map<string, Conn>();
   private readonly waiters = new Map<string, Waiter>();
   private readonly listeners = new Set<() => void>();
   private readonly idle = new Set<() => void>();
+  /** Ends heard for jobs no waiter followed yet (an event can beat the add's answer): settled when followed. */
+  private readonly earlyEnds = new Set<string>();
+  /** Jobs whose cancel key this process set: only theirs is deleted at the end (one Redis write per unit less). */
+  private readonly cancelled = new Set<string>();
   private removing = 0;
   private states: PoolLaneState[] = [];
   private last = '';
@@ -155,7 +169,7 @@ export class PoolTransport implements PoolRuntime {
   private connFor(record: PoolRecord): Conn {
     let conn = this.conns.get(record.name);
     if (conn) return conn;
-    conn = { record, place: null, client: null, queues: new Map(), events: new Map(), view: { record, workers: [], down: null, seen: false } };
+    conn = { record, place: null, client: null, queues: new Map(), events: new Map(), view: { record, workers: [], down: null, seen: false }, settingsRefs: new Map(), followed: new Set() };
     this.conns.set(record.name, conn);
     try {
       conn.place = this.options.place ? this.options.place(record) : hostPlace(this.options.settings!, record);
@@ -183,7 +197,12 @@ export class PoolTransport implements PoolRuntime {
     events.on('error', () => undefined);
     const wake = ({ jobId }: { jobId: string }) => {
       const w = this.waiters.get(jobId);
-      if (w) void this.settle(jobId, w);
+      if (w) {
+        void this.settle(jobId, w, 'ended');
+        return;
+      }
+      this.earlyEnds.add(jobId);
+      if (this.earlyEnds.size > EARLY_ENDS) this.earlyEnds.delete(this.earlyEnds.values().next().value!);
     };
     events.on('completed', wake);
     events.on('failed', wake);
@@ -254,11 +273,16 @@ export class PoolTransport implements PoolRuntime {
       // Shared media (docs/pools.md "Shared storage"): the worker reads each file through its mapping.
       attempts: job.attempts, budgetUsd: job.budgetUsd, files: record.media === 'shared' ? issued.files.map((f, i) => ({ ...f, hostPath: paths[i] })) : issued.files, media, inputs,
       door: { ticket: issued.ticket, uploadToken: issued.uploadToken, unitId }, leaseMs: record.leaseS * 1000,
-      settings: jobSettings(job.env.settings),
     };
+    // The settings go by reference (docs/pools.md "Settings travel with the job"): written once under
+    // their hash, named by it in each job; where that write fails, the job carries them itself.
+    const sent = jobSettings(job.env.settings);
+    const settingsText = JSON.stringify(sent);
+    const ref = await this.settingsRefOf(conn, settingsText);
+    if (ref) data.settingsRef = ref;
+    else data.settings = sent;
 
     // Workers judge their engines by the settings units run with (docs/pools.md "Preflight with the host's settings").
-    const settingsText = JSON.stringify(data.settings);
     if (conn.settingsSent !== settingsText) {
       await withTimeout(conn.client.set(hostSettingsKey(record.name), settingsText), ADD_TIMEOUT_MS).then(() => { conn.settingsSent = settingsText; }, () => undefined);
     }
@@ -280,6 +304,22 @@ export class PoolTransport implements PoolRuntime {
     return this.follow(conn, request, io, waiter, ended);
   }
 
+  /** The hash the pool's Redis holds `text` under (written now if this process has not lately), or null where it could not be written. */
+  private async settingsRefOf(conn: Conn, text: string): Promise<string | null> {
+    const known = conn.settingsRefs.get(text);
+    // Written again once a day, so settings in use never expire under a waiting job.
+    if (known && Date.now() - known.at < 86_400_000) return known.sha256;
+    const sha256 = settingsRef(text);
+    try {
+      await withTimeout(conn.client!.set(hostSettingsRefKey(conn.record.name, sha256), text, 'EX', SETTINGS_REF_TTL_S), ADD_TIMEOUT_MS);
+    } catch {
+      return null;
+    }
+    if (conn.settingsRefs.size >= 8) conn.settingsRefs.delete(conn.settingsRefs.keys().next().value!);
+    conn.settingsRefs.set(text, { sha256, at: Date.now() });
+    return sha256;
+  }
+
   /**
    * A unit an earlier host process sent (docs/pools.md "Host restarts"): nothing is sent again. Its
    * job is followed where it is; as soon as it can be read its ticket is put back with the tokens the
@@ -291,7 +331,7 @@ export class PoolTransport implements PoolRuntime {
     const ended = new Promise<Ended>((resolve) => { endWith = resolve; });
     io.log('info', `unit adopted on pool ${conn.record.name} (${request.lane}@${conn.record.name}), job ${job.jobId}: followed after the host's restart`);
     const waiter: Waiter = {
-      pool: conn.record.name, lane: request.lane, end: endWith, io, heard: { seq: -1, written: 0 },
+      pool: conn.record.name, lane: request.lane, end: endWith, io, heard: { seq: -1, written: 0 }, adopted: true,
       adopt: (found) => {
         const data = check(poolJobSchema, found.data);
         try {
@@ -317,7 +357,14 @@ export class PoolTransport implements PoolRuntime {
     this.waiters.set(job.jobId, waiter);
     // Events of the lane's queue wake the waiter; the poll reads its state anyway (a missed event, Redis down at start).
     void withTimeout(this.eventsOf(conn, request.lane), ADD_TIMEOUT_MS).catch(() => undefined);
-    void this.settle(job.jobId, waiter);
+    // Read at once: an adopted unit (its job may have ended meanwhile), a job whose end was heard
+    // before it was followed, and a lane's first unit (its follower may not have been reading yet).
+    // Any other job's end wakes it, so its state is not read twice.
+    if (waiter.adopted || this.earlyEnds.delete(job.jobId)) void this.settle(job.jobId, waiter);
+    else if (!conn.followed.has(request.lane)) {
+      conn.followed.add(request.lane);
+      void this.settle(job.jobId, waiter);
+    }
 
     const aborted = new Promise<'aborted'>((resolve) => io.signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
     const first = await Promise.race([ended, aborted]);
@@ -334,17 +381,27 @@ export class PoolTransport implements PoolRuntime {
     return this.outcome(first, request, waiter);
   }
 
-  /** Reads a waiting job's state; once it ended, removes it from Redis and ends its waiter. */
-  private async settle(jobId: string, w: Waiter): Promise<void> {
+  /**
+   * Reads a waiting job's state; once it ended, removes it from Redis and ends its waiter. `ended`:
+   * an end event named the job, so its record is read at once and its end (`finishedOn`, which
+   * BullMQ sets as it moves a job to completed or failed) is the state; without it, the state first.
+   */
+  private async settle(jobId: string, w: Waiter, hint?: 'ended'): Promise<void> {
     const conn = this.conns.get(w.pool);
     if (!conn || this.waiters.get(jobId) !== w) return;
     let job: Job | undefined;
     let state: string;
     try {
-      // The state first: a job read before its end would carry no result yet. An ended job changes no more.
       const queue = this.queueOf(conn, w.lane);
-      state = await queue.getJobState(jobId);
-      if (state === 'completed' || state === 'failed' || (w.adopt && state !== 'unknown')) job = await Job.fromId(queue, jobId);
+      const read = hint === 'ended' && !w.adopt ? await Job.fromId(queue, jobId) : undefined;
+      if (read?.finishedOn) {
+        job = read;
+        state = read.failedReason ? 'failed' : 'completed';
+      } else {
+        // The state first: a job read before its end would carry no result yet. An ended job changes no more.
+        state = await queue.getJobState(jobId);
+        if (state === 'completed' || state === 'failed' || (w.adopt && state !== 'unknown')) job = await Job.fromId(queue, jobId);
+      }
     } catch {
       return;
     }
@@ -360,7 +417,8 @@ export class PoolTransport implements PoolRuntime {
     this.removing++;
     this.waiters.delete(jobId);
     try { await job?.remove(); } catch { /* gone already */ }
-    await conn.client?.del(cancelKey(w.pool, jobId)).catch(() => undefined);
+    // A cancel key exists only where a host cancelled the unit: this process, or one before an adoption.
+    if (this.cancelled.delete(jobId) || w.adopted) await conn.client?.del(cancelKey(w.pool, jobId)).catch(() => undefined);
     this.removing--;
     w.end(job ?? null);
     this.forget(jobId);
@@ -369,6 +427,7 @@ export class PoolTransport implements PoolRuntime {
   /** The host gives a unit up: a waiting job is removed; one a worker runs is cancelled there, and removed once it ends. */
   private async cancel(conn: Conn, lane: LaneKey, jobId: string): Promise<void> {
     this.waiters.set(jobId, { pool: conn.record.name, lane, end: () => undefined });
+    this.cancelled.add(jobId);
     await conn.client!.set(cancelKey(conn.record.name, jobId), '1', 'EX', 86_400);
     await conn.client!.publish(cancelChannel(conn.record.name), jobId);
     try {
@@ -376,6 +435,7 @@ export class PoolTransport implements PoolRuntime {
       if (job && (await job.getState()) !== 'active') {
         await job.remove();
         await conn.client!.del(cancelKey(conn.record.name, jobId));
+        this.cancelled.delete(jobId);
         this.forget(jobId);
       }
     } catch {

@@ -71,6 +71,7 @@ const sameHash = (a: string, b: string): boolean => crypto.timingSafeEqual(Buffe
  */
 export class TicketBook {
   private readonly byUnit = new Map<string, UnitTicket>();
+  private sweptAt = -Infinity;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -147,9 +148,14 @@ export class TicketBook {
     return t;
   }
 
-  /** Forgets tickets long past their expiry so the book does not grow with every unit. */
+  /**
+   * Forgets tickets long past their expiry so the book does not grow with every unit; at most once a
+   * minute, so issuing a ticket does not walk the whole book each time.
+   */
   private sweep(): void {
     const now = this.now();
+    if (now - this.sweptAt < 60_000) return;
+    this.sweptAt = now;
     for (const [k, t] of this.byUnit) if (now >= t.expiresAt + DEFAULT_TICKET_TTL_MS) this.byUnit.delete(k);
   }
 }
