@@ -99,7 +99,10 @@ export function settleUnit(ctx: UnitContext, unit: RunningUnit, result: UnitResu
   try {
     failedTerminally = ctx.host.transaction(() => {
       ctx.arbiter.releaseClaim(unit, result);
-      recordPlans(plans, { host: ctx.host, dataDir, now, acquisition: ctx.acquisition });
+      recordPlans(plans, {
+        host: ctx.host, dataDir, now, acquisition: ctx.acquisition,
+        log: (level, line) => ctx.arbiter.runs.log(unit.runId, now, level, line.text, line.key ? { key: line.key, params: line.params } : undefined),
+      });
       return ctx.arbiter.recordEnd(unit, result, now);
     }).failedTerminally;
   } catch (e) {
