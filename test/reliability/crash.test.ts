@@ -356,9 +356,16 @@ function fencedJob(served: Served, action: string, operation: string, point: str
   return m[1];
 }
 
-function countOf(data: string, sql: string, ...args: unknown[]): number {
+/** The host's exit once it killed itself at its fence; bounded, so a fence never met fails instead of hanging. */
+async function killedAtFence(served: Served): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`the host never met its commit fence; stderr: ${served.stderr()}`)), 240_000); });
+  try { return await Promise.race([served.exited, bound]); } finally { clearTimeout(timer); }
+}
+
+function countOf<T = number>(data: string, sql: string, ...args: unknown[]): T {
   const db = openDb(data);
-  try { return db.prepare(sql).pluck().get(...args) as number; } finally { db.close(); }
+  try { return db.prepare(sql).pluck().get(...args) as T; } finally { db.close(); }
 }
 
 describe('kill -9 inside a production engine commit', () => {
@@ -368,7 +375,7 @@ describe('kill -9 inside a production engine commit', () => {
       lib.open();
       try {
         const first = await serve(lib.data, { engines: 'production', env: { BACKLOT_TEST_COMMIT_FENCE: `download:${point}:kill` } });
-        expect((await first.exited).signal).toBe('SIGKILL');
+        expect((await killedAtFence(first)).signal).toBe('SIGKILL');
         const job = fencedJob(first, 'kill', 'download', point);
         // Cut inside the commit: the journal is there; the download counts as done only if its record committed.
         expect(fs.existsSync(path.join(lib.data, TEMP, job, JOURNAL))).toBe(true);
@@ -403,7 +410,7 @@ describe('kill -9 inside a production engine commit', () => {
       expect(backlot(['tree', 'set', tree, '--data', data]).code).toBe(0);
 
       const first = await serve(data, { engines: 'production', env: { BACKLOT_TEST_COMMIT_FENCE: `transcribe:${point}:kill` } });
-      expect((await first.exited).signal).toBe('SIGKILL');
+      expect((await killedAtFence(first)).signal).toBe('SIGKILL');
       const job = fencedJob(first, 'kill', 'transcribe', point);
       expect(fs.existsSync(path.join(data, TEMP, job, JOURNAL))).toBe(true);
       expect(countOf(data, "SELECT COUNT(*) FROM work WHERE operation = 'transcribe' AND state = 'done'")).toBe(point === 'after-record' ? 1 : 0);
@@ -443,6 +450,66 @@ describe('kill -9 inside a production engine commit', () => {
       } finally {
         db.close();
       }
+    });
+  }
+});
+
+// The folder scan's commit (issue 18 §1): the folder-scan engine's pass comes back as a record plan
+// and is applied in the settle transaction; killed there, nothing of the pass is applied (before) or
+// all of it is (after), and the sync that follows ends where one uninterrupted pass would.
+describe('kill -9 inside the folder scan commit', () => {
+  for (const point of FENCE_POINTS) {
+    it(`a folder sync (folder-scan engine) killed ${point}: the pass applied whole exactly once`, { timeout: 300_000 }, async () => {
+      const media = makeMediaFolder(3, 'scan-folder');
+      const data = tempDir(`scan-${point}`);
+      const channel = addFolder(data, media);
+      const tree = path.join(tempDir('tree'), 'tree.json');
+      fs.writeFileSync(tree, JSON.stringify({ id: 'root', children: [{ id: 'sync', match: { operation: 'sync' } }] }));
+      expect(backlot(['tree', 'set', tree, '--data', data]).code).toBe(0);
+      // The folder changes (one file gone, one new) and its sync is due at the next start.
+      fs.rmSync(path.join(media, 'tone 01.wav'));
+      fs.copyFileSync(path.join(media, 'tone 02.wav'), path.join(media, 'tone 04.wav'));
+      const setup = openDb(data);
+      // Written past the host as a user's clock jump would: the last sync long ago, its due instant passed.
+      setup.prepare('UPDATE channels SET last_sync_at = 0 WHERE id = ?').run(channel);
+      setup.prepare("UPDATE work SET stale_at = 0 WHERE operation = 'sync' AND item_id = ?").run(channel);
+      setup.close();
+      const items = (): { external_id: string; media_state: string }[] => {
+        const db = openDb(data);
+        try { return db.prepare('SELECT external_id, media_state FROM items ORDER BY external_id').all() as { external_id: string; media_state: string }[]; } finally { db.close(); }
+      };
+      const before = items();
+      const after = [
+        { external_id: 'tone 01.wav', media_state: 'gone' }, { external_id: 'tone 02.wav', media_state: 'local' },
+        { external_id: 'tone 03.wav', media_state: 'local' }, { external_id: 'tone 04.wav', media_state: 'local' },
+      ];
+
+      const first = await serve(data, { engines: 'production', env: { BACKLOT_TEST_COMMIT_FENCE: `sync:${point}:kill` } });
+      expect((await killedAtFence(first)).signal).toBe('SIGKILL');
+      fencedJob(first, 'kill', 'sync', point);
+      // Nothing of the pass before its record, all of it after.
+      expect(items()).toEqual(point === 'after-record' ? after : before);
+
+      const second = await serve(data, { engines: 'production' });
+      // Cut before its record, the sync is still due and runs again; cut after it, it is done and is not.
+      if (point === 'before-record') await until('a sync succeeded', () => (countOf(data, "SELECT COUNT(*) FROM runs WHERE operation = 'sync' AND outcome = 'succeeded'") > 0 ? true : undefined), 120_000, 50);
+      else expect(countOf<string>(data, "SELECT state FROM work WHERE operation = 'sync' AND item_id = ?", channel)).toBe('done');
+      await until('no run left open', () => (countOf(data, "SELECT COUNT(*) FROM runs WHERE outcome = 'running'") === 0 ? true : undefined), 60_000, 50);
+      expect(await second.stop()).toBe(0);
+      expect(items()).toEqual(after);
+      const db = openDb(data);
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        // The pass's summary was logged once, by the one settle that applied it.
+        const summaries = db.prepare("SELECT params FROM run_logs WHERE key = 'scanSummary'").pluck().all() as string[];
+        expect(summaries.map((p) => JSON.parse(p) as unknown)).toEqual([{ added: 1, changed: 0, removed: 1, unchanged: 2 }]);
+        expect(db.prepare('SELECT status, lease_owner FROM scan_jobs WHERE channel_id = ?').get(channel)).toEqual({ status: 'finished', lease_owner: null });
+        expect(db.prepare("SELECT COUNT(*) FROM runs WHERE operation = 'sync' AND outcome = 'failed'").pluck().get()).toBe(0);
+        expect(db.prepare('SELECT COUNT(*) FROM claims').pluck().get()).toBe(0);
+      } finally {
+        db.close();
+      }
+      expect(tempEntries(data)).toEqual([]);
     });
   }
 });
