@@ -79,14 +79,21 @@ export interface JobContext {
 export interface JobServices {
   /** The speaker profiles, read through the host's own connection (docs/speakers.md). */
   readonly profiles: ProfileStore;
-  /** The dispatcher's acquisition state: cooldowns, pacing, caps, feed validators, known ids (docs/acquisition.md). */
-  readonly acquisition: Acquisition;
+  /**
+   * The dispatcher's acquisition state, as an adapter may use it: the daily caps, the download
+   * pacer, a feed's validators, a listing's known ids (docs/acquisition.md). Not the host it runs
+   * on: what an acquisition changes goes back as record plans.
+   */
+  readonly acquisition: AcquisitionService;
   /**
    * The library's items, to read: a folder scan's known files, a download's media names. What an
    * adapter changes in the library goes back as record plans, never through this.
    */
   readonly library: LibraryReader;
 }
+
+/** The acquisition state an adapter may use through its job (`JobServices.acquisition`). */
+export type AcquisitionService = Pick<Acquisition, 'capReached' | 'pacer' | 'validators' | 'knownExternalIds'>;
 
 /** The reads of the library an adapter may make through its job (`JobServices.library`). */
 export type LibraryReader = Pick<LibraryRepository, 'itemByExternalId' | 'mediaPathHolder'>;
