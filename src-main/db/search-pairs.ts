@@ -5,6 +5,7 @@
 // backfill (src-main/db/migrations/019-search-pairs.ts) and the index's writer.
 import { Buffer } from 'node:buffer';
 import type { Db } from './connection';
+import { backfillSegments } from './segment-backfill';
 
 /** The tokenizer of `search_fts.text` (migration 13): the pairs are made of its tokens. */
 export const TEXT_TOKENIZER = 'unicode61 remove_diacritics 2';
@@ -73,23 +74,12 @@ export function scopeOf(channelId: string, speaker: string | null): string {
   return speaker === null ? scopeToken('c', channelId) : `${scopeToken('c', channelId)} ${scopeToken('s', speaker)}`;
 }
 
-const BACKFILL_BATCH = 2_000;
-
 /** Gives every indexed segment its pair row (a library indexed before the pair index existed). */
 export function backfillSearchPairs(db: Db): number {
-  const reader = wordReader(db);
-  const next = db.prepare(`SELECT s.id, s.text, i.channel_id AS channel, s.speaker_id AS speaker
-                           FROM search_segments s JOIN search_items i ON i.item_id = s.item_id
-                           WHERE s.id > ? ORDER BY s.id LIMIT ?`);
   const insert = db.prepare('INSERT INTO search_pairs (rowid, pairs, scope) VALUES (?, ?, ?)');
-  let after = 0;
-  let done = 0;
-  for (;;) {
-    const rows = next.all(after, BACKFILL_BATCH) as { id: number; text: string; channel: string; speaker: string | null }[];
-    if (rows.length === 0) return done;
-    const words = reader.words(rows.map((r) => r.text));
-    rows.forEach((r, i) => insert.run(r.id, pairText(words[i]), scopeOf(r.channel, r.speaker)));
-    after = rows[rows.length - 1].id;
-    done += rows.length;
-  }
+  return backfillSegments<{ id: number; text: string; channel: string; speaker: string | null }>(db, wordReader(db),
+    `SELECT s.id, s.text, i.channel_id AS channel, s.speaker_id AS speaker
+     FROM search_segments s JOIN search_items i ON i.item_id = s.item_id
+     WHERE s.id > ? ORDER BY s.id LIMIT ?`,
+    (r, words) => { insert.run(r.id, pairText(words), scopeOf(r.channel, r.speaker)); });
 }

@@ -6,6 +6,7 @@
 // the migration's backfill (src-main/db/migrations/020-search-repeats.ts) and the index's writer.
 import type { Db } from './connection';
 import { wordReader } from './search-pairs';
+import { backfillSegments } from './segment-backfill';
 
 /** Prefix lengths (letters) whose counts the index keeps; a longer prefix search is ranked the usual way. */
 export const PREFIX_CLASS_MIN = 3;
@@ -53,26 +54,13 @@ export function repeatTokens(words: readonly string[]): string[] {
   return out;
 }
 
-const BACKFILL_BATCH = 2_000;
-
 /** Gives every indexed segment that repeats something its row (a library indexed before the repeats index). */
 export function backfillSearchRepeats(db: Db): number {
-  const reader = wordReader(db);
-  const next = db.prepare('SELECT id, text FROM search_segments WHERE id > ? ORDER BY id LIMIT ?');
   const insert = db.prepare('INSERT INTO search_repeats (rowid, repeats) VALUES (?, ?)');
-  let after = 0;
-  let done = 0;
-  for (;;) {
-    const rows = next.all(after, BACKFILL_BATCH) as { id: number; text: string }[];
-    if (rows.length === 0) return done;
-    const words = reader.words(rows.map((r) => r.text));
-    rows.forEach((r, i) => {
-      const tokens = repeatTokens(words[i]);
-      if (tokens.length > 0) insert.run(r.id, tokens.join(' '));
-    });
-    after = rows[rows.length - 1].id;
-    done += rows.length;
-  }
+  return backfillSegments<{ id: number; text: string }>(db, wordReader(db), 'SELECT id, text FROM search_segments WHERE id > ? ORDER BY id LIMIT ?', (r, words) => {
+    const tokens = repeatTokens(words);
+    if (tokens.length > 0) insert.run(r.id, tokens.join(' '));
+  });
 }
 
 /** The next segment id to hand out (ids are never used twice, so a reader may keep what it read of a rowid). */

@@ -4,9 +4,8 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { hostServices, type CommitPlan, type EngineFailureReport, type EngineLaunch, type FailurePlan, type JobContext, type RecordPlan } from './adapter';
+import { hostServices, type CommitPlan, type LibraryReader, type EngineFailureReport, type EngineLaunch, type FailurePlan, type JobContext, type RecordPlan } from './adapter';
 import { runEngine, type EngineCommand, type EngineSuccess } from './runner';
-import type { LibraryRepository } from '../library/repository';
 import { safeSegment } from './job-paths';
 import { itemMarkedPath, mediaRelativePath, mediaRoot, partialDir } from '../library/media-names';
 import type { ItemRecord } from '../library/repository';
@@ -77,7 +76,7 @@ export function pacedLaunch(job: JobContext, command: EngineCommand, input: Reco
  * this item's own media, or another item records it as its media, then the name marked with the
  * item (issue 23): a commit never replaces another item's file, nor a file Backlot does not know.
  */
-function ownMediaPath(library: LibraryRepository, dataDir: string, relative: string, item: ItemRecord): string {
+function ownMediaPath(library: LibraryReader, dataDir: string, relative: string, item: ItemRecord): string {
   const plain = path.join(mediaRoot(dataDir), relative);
   const marked = path.join(mediaRoot(dataDir), itemMarkedPath(relative, item.id));
   if (item.media_path === plain || item.media_path === marked) return item.media_path;
@@ -96,7 +95,7 @@ export async function downloadCommit(job: JobContext, outcome: EngineSuccess): P
   const relative = mediaRelativePath(job.env.settings['download.mediaTemplate'], {
     channel: job.channel.title, publishedAt: item.published_at, title: item.title, id: item.external_id, ext,
   });
-  const final = ownMediaPath(hostServices(job).acquisition.host.library, job.env.dataDir, relative, item);
+  const final = ownMediaPath(hostServices(job).library, job.env.dataDir, relative, item);
   const stat = await fsp.stat(media.path);
   const fingerprint = await contentFingerprint(media.path, stat.size, stat.mtimeMs);
   const key = politenessKey(job);

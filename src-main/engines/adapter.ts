@@ -6,7 +6,7 @@ import type { SettingKey, SettingsValues } from '../../src-shared/settings/setti
 import type { EngineOutput } from '../../src-shared/protocol/engine-lines';
 import type { LogMessage } from '../../src-shared/runs/log-keys';
 import type { ProgressMessage } from '../../src-shared/runs/progress-keys';
-import type { ChannelRecord, DownloadedMedia, ItemRecord } from '../library/repository';
+import type { ChannelRecord, DownloadedMedia, ItemRecord, LibraryRepository } from '../library/repository';
 import type { GpuReport } from '../gates/gpu';
 import type { Preflight } from '../arbiter/lanes';
 import type { EngineCommand, EngineOutcome, EngineSuccess } from './runner';
@@ -79,9 +79,24 @@ export interface JobContext {
 export interface JobServices {
   /** The speaker profiles, read through the host's own connection (docs/speakers.md). */
   readonly profiles: ProfileStore;
-  /** The dispatcher's acquisition state: cooldowns, pacing, caps, feed validators, known ids (docs/acquisition.md). */
-  readonly acquisition: Acquisition;
+  /**
+   * The dispatcher's acquisition state, as an adapter may use it: the daily caps, the download
+   * pacer, a feed's validators, a listing's known ids (docs/acquisition.md). Not the host it runs
+   * on: what an acquisition changes goes back as record plans.
+   */
+  readonly acquisition: AcquisitionService;
+  /**
+   * The library's items, to read: a folder scan's known files, a download's media names. What an
+   * adapter changes in the library goes back as record plans, never through this.
+   */
+  readonly library: LibraryReader;
 }
+
+/** The acquisition state an adapter may use through its job (`JobServices.acquisition`). */
+export type AcquisitionService = Pick<Acquisition, 'capReached' | 'pacer' | 'validators' | 'knownExternalIds'>;
+
+/** The reads of the library an adapter may make through its job (`JobServices.library`). */
+export type LibraryReader = Pick<LibraryRepository, 'itemByExternalId' | 'mediaPathHolder'>;
 
 /** Host state an adapter read when its job was prepared, kept on the job as data. */
 export interface JobPrepared {
@@ -107,8 +122,8 @@ export interface InProcessIo {
 /**
  * How a job runs. `process`: one child process per job. `worker`: a long-lived child process that
  * keeps its model loaded and takes jobs one after another (reused while `key` stays the same).
- * `in-process`: host-side reconciliation that must write the database as it goes (the folder scan);
- * nothing that decodes media or runs a model may use it.
+ * `in-process`: host-side work that reads the host as it goes (the folder scan, a paced download's
+ * turn) and returns its result as data; nothing that decodes media or runs a model may use it.
  */
 export type EngineLaunch =
   | { kind: 'process'; command: EngineCommand; input: Record<string, unknown>; timeoutMs?: number }

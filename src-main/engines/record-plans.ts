@@ -7,6 +7,7 @@ import type { VoicesRecord } from '../speakers/jobs/voices-job';
 import type { ChannelRecord } from '../library/repository';
 import type { Listing } from '../library/listing';
 import type { UsageRow } from '../digest/usage';
+import type { PassFinding } from '../library/folder-scan-pass';
 
 export type RecordPlan =
   /** A transcript output's search rows, with the profiles' names (docs/transcripts.md "Writers"). */
@@ -30,6 +31,12 @@ export type RecordPlan =
   | { kind: 'download'; itemId: string; mediaPath: string; politenessKey: string; bytes: number; partialDir: string }
   /** A sync's listing applied to the library (new items added, known ones updated). */
   | { kind: 'listing'; channel: ChannelRecord; listing: Listing }
+  /**
+   * A folder channel's whole scan pass (engines/folder-scan): each examined file written as an item,
+   * the items not seen marked gone, the pass recorded finished; INPUT_CHANGED when the folder's
+   * settings moved since the pass was examined under `settingsFingerprint`.
+   */
+  | { kind: 'folder-scan'; channelId: string; settingsFingerprint: string; findings: PassFinding[]; unchanged: number }
   /** A platform or host refused: its cooldown opened or lengthened (docs/acquisition.md). */
   | { kind: 'politeness-refused'; politenessKey: string; code: string; retryAfterS: number | null }
   /** A download met a full disk: its partial removed and what it had written remembered. */

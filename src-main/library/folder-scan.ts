@@ -61,7 +61,7 @@ export interface ScanOptions {
 const DEFAULT_PAGE_SIZE = 200;
 const DEFAULT_LEASE_S = 120;
 
-interface FileFacts {
+export interface FileFacts {
   rel: string;
   abs: string;
   sizeBytes: number;
@@ -75,7 +75,7 @@ interface FileFacts {
 /** Raised inside a page when the folder's settings changed under a running pass. */
 class SettingsChanged extends Error {}
 
-type Finding =
+export type Finding =
   | { kind: 'seen'; rel: string }
   | { kind: 'seen-under'; rel: string }
   | ({ kind: 'add' } & FileFacts)
@@ -137,7 +137,7 @@ export async function scanFolders(host: LibraryHost, opts: ScanOptions & { chann
   return results;
 }
 
-async function assertFolderPresent(channel: ChannelRecord): Promise<void> {
+export async function assertFolderPresent(channel: ChannelRecord): Promise<void> {
   // A missing root is an unmounted drive or a moved folder, not every file deleted: refuse and
   // change nothing, rather than turn the whole channel missing-input.
   let stat;
@@ -151,15 +151,23 @@ async function assertFolderPresent(channel: ChannelRecord): Promise<void> {
   }
 }
 
-interface PassContext {
+/** What examining a file needs: the prober, and the result its warnings and unchanged files count in. */
+export interface ExamineContext {
+  prober: Prober;
+  result: Pick<ScanResult, 'unchanged' | 'skipped' | 'warnings'>;
+}
+
+interface PassContext extends ExamineContext {
   jobs: ScanJobs;
   owner: string;
   pageSize: number;
   leaseS: number;
-  prober: Prober;
   opts: ScanOptions;
   result: ScanResult;
 }
+
+/** The library's items as examining a file reads them (a read, never a write). */
+export type ItemLookup = Pick<LibraryHost['library'], 'itemByExternalId'>;
 
 async function runPass(host: LibraryHost, channel: ChannelRecord, settings: FolderSettings, generation: number, after: Position | null, ctx: PassContext): Promise<void> {
   const fingerprint = folderSettingsFingerprint(settings);
@@ -172,7 +180,7 @@ async function runPass(host: LibraryHost, channel: ChannelRecord, settings: Fold
       page.push({ kind: 'seen-under', rel: entry.segments.join('/') });
     } else {
       await ctx.opts.onEntry?.(entry.segments.join('/'));
-      page.push(await examine(host, channel, settings, entry, ctx));
+      page.push(await examine(host.library, channel, settings, entry, ctx));
     }
     last = entry.segments;
     if (page.length >= ctx.pageSize) {
@@ -184,17 +192,17 @@ async function runPass(host: LibraryHost, channel: ChannelRecord, settings: Fold
   finishPass(host, channel, fingerprint, generation, ctx);
 }
 
-function warn(result: ScanResult, file: string, code: string, message: string): void {
+function warn(result: ExamineContext['result'], file: string, code: string, message: string): void {
   result.skipped++;
   result.warnings.push({ path: file, code, message });
 }
 
 /** The I/O half of a page, outside any transaction: stat, fingerprint, probe. */
-async function examine(host: LibraryHost, channel: ChannelRecord, settings: FolderSettings, entry: WalkEntry, ctx: PassContext): Promise<Finding> {
+export async function examine(library: ItemLookup, channel: ChannelRecord, settings: FolderSettings, entry: WalkEntry, ctx: ExamineContext): Promise<Finding> {
   const rel = entry.segments.join('/');
   const name = entry.segments[entry.segments.length - 1];
   if (!hasMediaExtension(name, settings)) return { kind: 'ignored', rel };
-  const existing = host.library.itemByExternalId(channel.id, rel);
+  const existing = library.itemByExternalId(channel.id, rel);
   if (entry.type === 'other') {
     warn(ctx.result, entry.abs, 'NOT_A_REGULAR_FILE', `${entry.abs} is not a regular file (a pipe, socket or device); it was skipped.`);
     return { kind: 'seen', rel };
@@ -267,28 +275,11 @@ async function commitPage(host: LibraryHost, channel: ChannelRecord, fingerprint
           jobs.markSeen(channel.id, generation, f.rel);
           jobs.markSeenUnder(channel.id, generation, f.rel);
           break;
-        case 'add': {
-          const name = f.rel.split('/').pop()!;
-          const dot = name.lastIndexOf('.');
-          host.library.addItem({
-            id: folderItemId(channel.id, f.rel), channel_id: channel.id, external_id: f.rel,
-            title: dot > 0 ? name.slice(0, dot) : name, published_at: f.mtimeMs / 1000,
-            duration_s: f.durationS, media_path: f.abs, size_bytes: f.sizeBytes, mtime_ms: f.mtimeMs,
-            fingerprint: f.fingerprint, media_state: 'local',
-          }, now);
-          holdUnreadable(host, folderItemId(channel.id, f.rel), f.unreadable, now);
-          jobs.markSeen(channel.id, generation, f.rel);
-          counts.added++;
-          break;
-        }
-        case 'update': {
-          if (f.item.media_state === 'gone') counts.returned++;
-          if (f.item.fingerprint !== f.fingerprint) counts.changed++;
-          host.library.updateFile(f.item.id, { fingerprint: f.fingerprint, sizeBytes: f.sizeBytes, mtimeMs: f.mtimeMs, durationS: f.durationS, mediaPath: f.abs }, now);
-          holdUnreadable(host, f.item.id, f.unreadable, now);
+        case 'add':
+        case 'update':
+          writeFile(host, channel.id, f.kind === 'update' ? f.item : undefined, f, now, counts);
           jobs.markSeen(channel.id, generation, f.rel);
           break;
-        }
       }
     }
   }, { immediate: true });
@@ -299,6 +290,27 @@ async function commitPage(host: LibraryHost, channel: ChannelRecord, fingerprint
   result.ignored += counts.ignored;
   result.pages++;
   await ctx.opts.onCheckpoint?.({ page: result.pages, cursor, generation });
+}
+
+/** One examined file into the library: a new item, or the known one's file facts; held while unreadable. */
+export function writeFile(host: LibraryHost, channelId: string, existing: ItemRecord | undefined, f: FileFacts, now: number, counts: { added: number; changed: number; returned: number }): void {
+  if (!existing) {
+    const name = f.rel.split('/').pop()!;
+    const dot = name.lastIndexOf('.');
+    host.library.addItem({
+      id: folderItemId(channelId, f.rel), channel_id: channelId, external_id: f.rel,
+      title: dot > 0 ? name.slice(0, dot) : name, published_at: f.mtimeMs / 1000,
+      duration_s: f.durationS, media_path: f.abs, size_bytes: f.sizeBytes, mtime_ms: f.mtimeMs,
+      fingerprint: f.fingerprint, media_state: 'local',
+    }, now);
+    holdUnreadable(host, folderItemId(channelId, f.rel), f.unreadable, now);
+    counts.added++;
+    return;
+  }
+  if (existing.media_state === 'gone') counts.returned++;
+  if (existing.fingerprint !== f.fingerprint) counts.changed++;
+  host.library.updateFile(existing.id, { fingerprint: f.fingerprint, sizeBytes: f.sizeBytes, mtimeMs: f.mtimeMs, durationS: f.durationS, mediaPath: f.abs }, now);
+  holdUnreadable(host, existing.id, f.unreadable, now);
 }
 
 function finishPass(host: LibraryHost, channel: ChannelRecord, fingerprint: string, generation: number, ctx: PassContext): void {

@@ -144,6 +144,23 @@ export class ScanJobs {
     this.q.dropSeen.run(channelId);
   }
 
+  /**
+   * A whole pass applied at once, inside the caller's transaction (the folder-scan engine's settle,
+   * library/folder-scan-pass.ts): recorded as a finished pass of its own, any unfinished paged pass
+   * superseded with its seen marks. Refused while another scanner holds a live lease.
+   */
+  passApplied(channelId: string, settingsFingerprint: string, now: number): void {
+    const row = this.get(channelId);
+    if (row && row.lease_owner !== null && leaseIsLive(row, now)) {
+      throw new BacklotError('SCAN_IN_PROGRESS', `Channel "${channelId}" is already being scanned (by ${row.lease_owner}); try again when that scan ends.`,
+        { channel: channelId, owner: row.lease_owner });
+    }
+    const owner = `settle/${process.pid}`;
+    if (!row) this.q.insert.run(channelId, settingsFingerprint, 1, owner, now, now);
+    else this.q.newPass.run(settingsFingerprint, row.generation + 1, owner, now, now, channelId);
+    this.finish(channelId, owner, now);
+  }
+
   release(channelId: string, owner: string): void {
     this.q.release.run(channelId, owner);
   }

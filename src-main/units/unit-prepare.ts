@@ -66,7 +66,7 @@ export async function prepareUnit(ctx: UnitContext, unit: RunningUnit, jobId: st
 
 /** The host services a job may use: read through the host's own connection and the dispatcher's state. */
 function servicesOf(ctx: UnitContext): JobServices {
-  return { profiles: new ProfileStore(ctx.host.db), acquisition: ctx.acquisition };
+  return { profiles: new ProfileStore(ctx.host.db), acquisition: ctx.acquisition, library: ctx.host.library };
 }
 
 function failed(result: FailedResult): Prepared {

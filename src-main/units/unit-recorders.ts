@@ -12,20 +12,24 @@ import { ProfileStore } from '../speakers/profiles/profile-store';
 import { commitVoices, speakerMapFor } from '../speakers/host-side';
 import type { Acquisition } from '../gates/acquisition';
 import { applyListing } from '../library/apply-listing';
+import { applyFolderPass } from '../library/folder-scan-pass';
+import { logLine, type LogMessage } from '../../src-shared/runs/log-keys';
 import { recordUsage } from '../digest/usage';
 import { checkpointKey, CheckpointStore } from '../engines/transcribe-kit/checkpoint';
 import { checkpointDirOf } from '../engines/transcribe-kit/transcribe-adapter';
 
 /**
- * What a recorder may use: the host's database, the library's folder, the settle's instant, and the
+ * What a recorder may use: the host's database, the library's folder, the settle's instant, the
  * dispatcher's acquisition state (the unit context's; absent where no dispatcher records, as in a
- * test that records plans of other kinds).
+ * test that records plans of other kinds), and the unit's run log (a line that says what was
+ * recorded, written only if the settle commits).
  */
 export interface RecordContext {
   host: Host;
   dataDir: string;
   now: number;
   acquisition?: Acquisition;
+  log?: (level: 'info' | 'warn', line: LogMessage) => void;
 }
 
 /** The acquisition state the download and politeness recorders write; refused with a code without one. */
@@ -70,6 +74,12 @@ const RECORDERS: Recorders = {
   },
   listing: (p, { host, now }) => {
     applyListing(host, p.channel, p.listing, now);
+  },
+  'folder-scan': (p, ctx) => {
+    const r = applyFolderPass(ctx.host, p, ctx.now);
+    ctx.log?.('info', r.unreadable
+      ? logLine('scanSummaryUnreadable', { added: r.added, changed: r.changed, removed: r.removed, unchanged: r.unchanged, unreadable: r.unreadable })
+      : logLine('scanSummary', { added: r.added, changed: r.changed, removed: r.removed, unchanged: r.unchanged }));
   },
   'politeness-refused': (p, ctx) => {
     acquisitionOf(ctx).refused(p.politenessKey, p.code, p.retryAfterS, ctx.now);

@@ -13,6 +13,7 @@ import { commitOutputs } from '../engines/commit-output';
 import { storageErrorCode } from '../db/storage-errors';
 import { isBacklotError } from '../../src-shared/errors';
 import { recordPlans } from './unit-recorders';
+import { commitFence } from './commit-fence';
 import type { UnitContext } from './unit-context';
 import type { FailedResult } from './unit-prepare';
 
@@ -58,8 +59,11 @@ export async function settleOutcome(ctx: UnitContext, unit: RunningUnit, run: Se
     ...(plan.media ? { media: plan.media } : {}),
   };
   try {
+    commitFence(job.operation, 'before-commit', job.jobId);
     await commitOutputs(temps, finals, () => {
+      commitFence(job.operation, 'before-record', job.jobId);
       if (!settleUnit(ctx, unit, done, plan.plans ?? [], job.env.dataDir)) throw new Error('claim lapsed');
+      commitFence(job.operation, 'after-record', job.jobId);
     });
   } catch (e) {
     // The claim lapsed (someone else may hold the work now) or the files could not be moved:
@@ -99,7 +103,10 @@ export function settleUnit(ctx: UnitContext, unit: RunningUnit, result: UnitResu
   try {
     failedTerminally = ctx.host.transaction(() => {
       ctx.arbiter.releaseClaim(unit, result);
-      recordPlans(plans, { host: ctx.host, dataDir, now, acquisition: ctx.acquisition });
+      recordPlans(plans, {
+        host: ctx.host, dataDir, now, acquisition: ctx.acquisition,
+        log: (level, line) => ctx.arbiter.runs.log(unit.runId, now, level, line.text, line.key ? { key: line.key, params: line.params } : undefined),
+      });
       return ctx.arbiter.recordEnd(unit, result, now);
     }).failedTerminally;
   } catch (e) {

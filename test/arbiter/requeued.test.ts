@@ -1,35 +1,13 @@
 // A unit whose inputs changed under it (INPUT_CHANGED) settles as requeued (docs/architecture.md
 // "Requeued units"): its claim is released, its work derived again with no attempt counted, and
 // its run counts it neither done nor failed, so the run stays succeeded without "1 item failed".
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { Host } from '../../src-main/host/host';
-import { VirtualClock } from '../../src-main/system/clock';
-import { Arbiter, type RunningUnit } from '../../src-main/arbiter/arbiter';
-import { DEFAULT_LANES, defaultBindings } from '../../src-main/arbiter/lanes';
-import { utcWallTime } from '../../src-main/gates/quiet-hours';
+import { arbiterLibrary, removeArbiterLibraries } from './fixtures/arbiter-library';
 
-const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true }); });
+afterEach(() => removeArbiterLibraries());
 
 it('releases a requeued unit, counts no attempt and no failure, and picks it again', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-requeued-'));
-  dirs.push(dir);
-  const host = new Host({ databaseFile: path.join(dir, 'b.sqlite'), clock: new VirtualClock(0) });
-  const arbiter = new Arbiter(host, {
-    lanes: Object.values(DEFAULT_LANES).map((l) => ({ ...l })), bindings: defaultBindings(),
-    retry: { maxAttempts: 3, baseS: 30, maxS: 900, jitter: 0 }, disk: null, spendCapUsd: null,
-    spendWindowStart: () => 0, quietHours: [], wallTime: utcWallTime, leaseS: 60, actor: 'test',
-  });
-  const started: RunningUnit[] = [];
-  host.transaction(() => {
-    host.library.addChannel({ id: 'c1', kind: 'platform', platform: 'youtube', title: 'C', source: 'sim:c1' }, 0);
-    host.library.addItem({ id: 'a', channel_id: 'c1', external_id: 'a', title: 'a', published_at: 10, duration_s: 60, fingerprint: 'a', media_state: 'local' }, 0, ['download']);
-    arbiter.setTree({ id: 'root', children: [{ id: 'gpu-work', match: { operation: 'transcribe' } }] }, 0);
-    started.push(...arbiter.fill(0));
-  });
+  const { host, arbiter, started } = arbiterLibrary('requeued');
   expect(started.map((u) => `${u.operation} ${u.itemId}`)).toEqual(['transcribe a']);
   const first = started[0];
   host.transaction(() => {

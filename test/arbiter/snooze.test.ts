@@ -1,20 +1,12 @@
 // A failure that snoozes (docs/architecture.md "Failures"): a platform's daily cap says "retry after
 // T" as data (`snoozeUntil`), and the settle waits the work until T as backoff with the failure's
 // code, no attempt counted; the arbiter wakes for it at T and picks it again.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { Host } from '../../src-main/host/host';
-import { VirtualClock } from '../../src-main/system/clock';
-import { Arbiter, type RunningUnit } from '../../src-main/arbiter/arbiter';
-import { DEFAULT_LANES, defaultBindings } from '../../src-main/arbiter/lanes';
-import { utcWallTime } from '../../src-main/gates/quiet-hours';
 import { downloadFailure } from '../../src-main/engines/acquisition-kit';
 import type { JobContext } from '../../src-main/engines/adapter';
+import { arbiterLibrary, removeArbiterLibraries } from './fixtures/arbiter-library';
 
-const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true }); });
+afterEach(() => removeArbiterLibraries());
 
 it("a download at its platform's daily cap snoozes as data, and no other failure writes work itself", () => {
   const job = { channel: { kind: 'platform', platform: 'youtube', source: 'https://www.youtube.com/@c' }, item: { id: 'a', url: 'https://www.youtube.com/watch?v=a' }, env: { dataDir: '/nowhere' } } as unknown as JobContext;
@@ -26,21 +18,7 @@ it("a download at its platform's daily cap snoozes as data, and no other failure
 });
 
 it('waits a snoozed unit until its instant with no attempt counted, then picks it again', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-snooze-'));
-  dirs.push(dir);
-  const host = new Host({ databaseFile: path.join(dir, 'b.sqlite'), clock: new VirtualClock(0) });
-  const arbiter = new Arbiter(host, {
-    lanes: Object.values(DEFAULT_LANES).map((l) => ({ ...l })), bindings: defaultBindings(),
-    retry: { maxAttempts: 3, baseS: 30, maxS: 900, jitter: 0 }, disk: null, spendCapUsd: null,
-    spendWindowStart: () => 0, quietHours: [], wallTime: utcWallTime, leaseS: 60, actor: 'test',
-  });
-  const started: RunningUnit[] = [];
-  host.transaction(() => {
-    host.library.addChannel({ id: 'c1', kind: 'platform', platform: 'youtube', title: 'C', source: 'sim:c1' }, 0);
-    host.library.addItem({ id: 'a', channel_id: 'c1', external_id: 'a', title: 'a', published_at: 10, duration_s: 60, fingerprint: 'a', media_state: 'local' }, 0, ['download']);
-    arbiter.setTree({ id: 'root', children: [{ id: 'all', match: { operation: 'transcribe' } }] }, 0);
-    started.push(...arbiter.fill(0));
-  });
+  const { host, arbiter, started } = arbiterLibrary('snooze', { leaf: 'all' });
   expect(started.map((u) => `${u.operation} ${u.itemId}`)).toEqual(['transcribe a']);
   host.transaction(() => {
     const completion = arbiter.complete(started[0], { outcome: 'failed', code: 'DAILY_CAP', disposition: 'requeue', snoozeUntil: 500 }, 5);

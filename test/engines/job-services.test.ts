@@ -44,7 +44,7 @@ it('word-turn-merge reads the speaker map once, at prepare, and launches and che
   const profiles = new ProfileStore(host.db, host.work);
   const emb = [1, 0, 0];
   host.transaction(() => commitVoices(profiles, 'a', { version: 1, model: 'm', threshold: 0.5, matches: [{ cluster: 0, profile: null, similarity: null, seconds: 5, embedding: emb }] }, 1));
-  const job = jobOf(host, dir, { profiles: new ProfileStore(host.db), acquisition: null as unknown as JobServices['acquisition'] });
+  const job = jobOf(host, dir, { profiles: new ProfileStore(host.db), acquisition: null as unknown as JobServices['acquisition'], library: host.library });
   job.prepared = await wordTurnMergeAdapter.prepare!(job);
   const used = job.prepared.speakerMap!;
   expect(Object.keys(used)).toEqual(['0']);

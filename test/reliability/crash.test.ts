@@ -14,9 +14,10 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type Database from 'better-sqlite3';
 import {
-  addFolder, allDone, killAll, makeMediaFolder, openDb, prng, removeTempDirs, serve, sleep, tempDir, until,
+  addFolder, allDone, backlot, killAll, makeMediaFolder, openDb, prng, removeTempDirs, serve, sleep, tempDir, until,
   type Served, type Snapshot,
 } from './fixtures/host';
+import { makeSpeech } from '../acquisition/fixtures';
 import { downloadsDone, expectDownloadsIntact, gatedFeedLibrary } from './fixtures/feed';
 
 const SEED = 20240604;
@@ -339,4 +340,176 @@ describe('crash test with the production engines', () => {
       await lib.server.close();
     }
   });
+});
+
+// Inside a production engine's commit (issue 18 §1): the host kills itself with SIGKILL at the
+// commit fence (BACKLOT_TEST_COMMIT_FENCE, units/commit-fence.ts), the same instant the kills above
+// look for through the commit journal, but met every time: the outputs renamed into place under
+// the journal, and the settle transaction not yet run (before-record) or just committed
+// (after-record). Nothing half-written counts as done; after the restart each output is committed
+// exactly once, and nothing is lost or left behind.
+const FENCE_POINTS = ['before-record', 'after-record'] as const;
+
+function fencedJob(served: Served, action: string, operation: string, point: string): string {
+  const m = new RegExp(`commit fence: ${action} ${operation} ${point} (\\S+)`).exec(served.stderr());
+  if (!m) throw new Error(`no fence line in stderr: ${served.stderr()}`);
+  return m[1];
+}
+
+/** The host's exit once it killed itself at its fence; bounded, so a fence never met fails instead of hanging. */
+async function killedAtFence(served: Served): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`the host never met its commit fence; stderr: ${served.stderr()}`)), 240_000); });
+  try { return await Promise.race([served.exited, bound]); } finally { clearTimeout(timer); }
+}
+
+function countOf<T = number>(data: string, sql: string, ...args: unknown[]): T {
+  const db = openDb(data);
+  try { return db.prepare(sql).pluck().get(...args) as T; } finally { db.close(); }
+}
+
+describe('kill -9 inside a production engine commit', () => {
+  for (const point of FENCE_POINTS) {
+    it(`a download (http engine) killed ${point}: counted done only with its record, committed once after the restart`, { timeout: 300_000 }, async () => {
+      const lib = await gatedFeedLibrary(tempDir(`download-${point}`));
+      lib.open();
+      try {
+        const first = await serve(lib.data, { engines: 'production', env: { BACKLOT_TEST_COMMIT_FENCE: `download:${point}:kill` } });
+        expect((await killedAtFence(first)).signal).toBe('SIGKILL');
+        const job = fencedJob(first, 'kill', 'download', point);
+        // Cut inside the commit: the journal is there; the download counts as done only if its record committed.
+        expect(fs.existsSync(path.join(lib.data, TEMP, job, JOURNAL))).toBe(true);
+        expect(countOf(lib.data, "SELECT COUNT(*) FROM work WHERE operation = 'download' AND state = 'done'")).toBe(point === 'after-record' ? 1 : 0);
+        expect(countOf(lib.data, 'SELECT COUNT(*) FROM test_media_writes')).toBe(point === 'after-record' ? 1 : 0);
+
+        const second = await serve(lib.data, { engines: 'production' });
+        await until('every download done', () => (downloadsDone(lib.data) ? true : undefined), 120_000, 100);
+        await until('no run left open', () => (countOf(lib.data, "SELECT COUNT(*) FROM runs WHERE outcome = 'running'") === 0 ? true : undefined), 60_000, 50);
+        expect(await second.stop()).toBe(0);
+        expect(countOf(lib.data, "SELECT COUNT(*) FROM runs WHERE operation = 'download' AND outcome = 'failed'")).toBe(0);
+        if (point === 'before-record') {
+          expect(countOf(lib.data, "SELECT COUNT(*) FROM runs WHERE operation = 'download' AND outcome = 'interrupted' AND reason_code = 'HOST_STOPPED'")).toBeGreaterThan(0);
+        }
+        // Each enclosure byte-identical, each item's media written once, no partial or temporary output left.
+        expectDownloadsIntact(lib);
+      } finally {
+        await lib.server.close();
+      }
+    });
+  }
+
+  for (const point of FENCE_POINTS) {
+    it(`a transcription (pocketsphinx on espeak-ng speech) killed ${point}: its transcript and search rows committed once after the restart`, { timeout: 300_000 }, async () => {
+      const media = tempDir('speech-folder');
+      ['welcome to the library of recorded speech', 'the quick brown fox jumps over the lazy dog'].forEach((words, i) => makeSpeech(path.join(media, `talk ${i + 1}.mp3`), words));
+      const data = tempDir(`transcribe-${point}`);
+      addFolder(data, media);
+      // Only transcription runs: the other speech engines are not what this case is about.
+      const tree = path.join(tempDir('tree'), 'tree.json');
+      fs.writeFileSync(tree, JSON.stringify({ id: 'root', children: [{ id: 'transcribe', match: { operation: 'transcribe' } }] }));
+      expect(backlot(['tree', 'set', tree, '--data', data]).code).toBe(0);
+
+      const first = await serve(data, { engines: 'production', env: { BACKLOT_TEST_COMMIT_FENCE: `transcribe:${point}:kill` } });
+      expect((await killedAtFence(first)).signal).toBe('SIGKILL');
+      const job = fencedJob(first, 'kill', 'transcribe', point);
+      expect(fs.existsSync(path.join(data, TEMP, job, JOURNAL))).toBe(true);
+      expect(countOf(data, "SELECT COUNT(*) FROM work WHERE operation = 'transcribe' AND state = 'done'")).toBe(point === 'after-record' ? 1 : 0);
+      expect(countOf(data, 'SELECT COUNT(*) FROM work WHERE output_job = ?', job)).toBe(point === 'after-record' ? 1 : 0);
+
+      const second = await serve(data, { engines: 'production' });
+      await until('every transcription done', () => (countOf(data, "SELECT COUNT(*) FROM work WHERE operation = 'transcribe' AND state <> 'done'") === 0 ? true : undefined), 240_000, 100);
+      await until('no run left open', () => (countOf(data, "SELECT COUNT(*) FROM runs WHERE outcome = 'running'") === 0 ? true : undefined), 60_000, 50);
+      expect(await second.stop()).toBe(0);
+
+      const db = openDb(data);
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        const rows = db.prepare("SELECT item_id, output_path, output_bytes, output_job FROM work WHERE operation = 'transcribe' ORDER BY item_id").all() as { item_id: string; output_path: string; output_bytes: number; output_job: string }[];
+        expect(rows).toHaveLength(2);
+        // Committed exactly once: each run's items_done is the outputs its jobs made, two in all, none failed.
+        const runs = db.prepare("SELECT id, items_done, items_failed FROM runs WHERE operation = 'transcribe'").all() as { id: number; items_done: number; items_failed: number }[];
+        for (const r of runs) expect(r.items_done, `run ${r.id}`).toBe(rows.filter((w) => Number(w.output_job.split('-')[0]) === r.id).length);
+        expect(runs.reduce((s, r) => s + r.items_done, 0)).toBe(2);
+        expect(runs.reduce((s, r) => s + r.items_failed, 0)).toBe(0);
+        if (point === 'after-record') expect(rows.map((r) => r.output_job)).toContain(job);
+        for (const r of rows) {
+          expect(fs.statSync(r.output_path).size).toBe(r.output_bytes);
+          const record = JSON.parse(fs.readFileSync(r.output_path, 'utf8')) as { engine: string; segments: unknown[] };
+          expect(record.engine).toBe('pocketsphinx');
+          expect(record.segments.length).toBeGreaterThan(0);
+          // The transcript recorder's search rows: exactly the committed transcript's, once.
+          expect(db.prepare('SELECT COUNT(*) FROM search_segments WHERE item_id = ?').pluck().get(r.item_id)).toBe(record.segments.length);
+        }
+        // One transcript file per item on disk, no temporary output, no checkpoint, no claim.
+        const files = fs.readdirSync(path.join(data, 'outputs'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+        expect(files.map((f) => f.name)).toEqual(['transcript.json', 'transcript.json']);
+        expect(tempEntries(data)).toEqual([]);
+        const checkpoints = path.join(data, 'checkpoints', 'transcribe');
+        expect(fs.existsSync(checkpoints) ? fs.readdirSync(checkpoints) : []).toEqual([]);
+        expect(db.prepare('SELECT COUNT(*) FROM claims').pluck().get()).toBe(0);
+      } finally {
+        db.close();
+      }
+    });
+  }
+});
+
+// The folder scan's commit (issue 18 §1): the folder-scan engine's pass comes back as a record plan
+// and is applied in the settle transaction; killed there, nothing of the pass is applied (before) or
+// all of it is (after), and the sync that follows ends where one uninterrupted pass would.
+describe('kill -9 inside the folder scan commit', () => {
+  for (const point of FENCE_POINTS) {
+    it(`a folder sync (folder-scan engine) killed ${point}: the pass applied whole exactly once`, { timeout: 300_000 }, async () => {
+      const media = makeMediaFolder(3, 'scan-folder');
+      const data = tempDir(`scan-${point}`);
+      const channel = addFolder(data, media);
+      const tree = path.join(tempDir('tree'), 'tree.json');
+      fs.writeFileSync(tree, JSON.stringify({ id: 'root', children: [{ id: 'sync', match: { operation: 'sync' } }] }));
+      expect(backlot(['tree', 'set', tree, '--data', data]).code).toBe(0);
+      // The folder changes (one file gone, one new) and its sync is due at the next start.
+      fs.rmSync(path.join(media, 'tone 01.wav'));
+      fs.copyFileSync(path.join(media, 'tone 02.wav'), path.join(media, 'tone 04.wav'));
+      const setup = openDb(data);
+      // Written past the host as a user's clock jump would: the last sync long ago, its due instant passed.
+      setup.prepare('UPDATE channels SET last_sync_at = 0 WHERE id = ?').run(channel);
+      setup.prepare("UPDATE work SET stale_at = 0 WHERE operation = 'sync' AND item_id = ?").run(channel);
+      setup.close();
+      const items = (): { external_id: string; media_state: string }[] => {
+        const db = openDb(data);
+        try { return db.prepare('SELECT external_id, media_state FROM items ORDER BY external_id').all() as { external_id: string; media_state: string }[]; } finally { db.close(); }
+      };
+      const before = items();
+      const after = [
+        { external_id: 'tone 01.wav', media_state: 'gone' }, { external_id: 'tone 02.wav', media_state: 'local' },
+        { external_id: 'tone 03.wav', media_state: 'local' }, { external_id: 'tone 04.wav', media_state: 'local' },
+      ];
+
+      const first = await serve(data, { engines: 'production', env: { BACKLOT_TEST_COMMIT_FENCE: `sync:${point}:kill` } });
+      expect((await killedAtFence(first)).signal).toBe('SIGKILL');
+      fencedJob(first, 'kill', 'sync', point);
+      // Nothing of the pass before its record, all of it after.
+      expect(items()).toEqual(point === 'after-record' ? after : before);
+
+      const second = await serve(data, { engines: 'production' });
+      // Cut before its record, the sync is still due and runs again; cut after it, it is done and is not.
+      if (point === 'before-record') await until('a sync succeeded', () => (countOf(data, "SELECT COUNT(*) FROM runs WHERE operation = 'sync' AND outcome = 'succeeded'") > 0 ? true : undefined), 120_000, 50);
+      else expect(countOf<string>(data, "SELECT state FROM work WHERE operation = 'sync' AND item_id = ?", channel)).toBe('done');
+      await until('no run left open', () => (countOf(data, "SELECT COUNT(*) FROM runs WHERE outcome = 'running'") === 0 ? true : undefined), 60_000, 50);
+      expect(await second.stop()).toBe(0);
+      expect(items()).toEqual(after);
+      const db = openDb(data);
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        // The pass's summary was logged once, by the one settle that applied it.
+        const summaries = db.prepare("SELECT params FROM run_logs WHERE key = 'scanSummary'").pluck().all() as string[];
+        expect(summaries.map((p) => JSON.parse(p) as unknown)).toEqual([{ added: 1, changed: 0, removed: 1, unchanged: 2 }]);
+        expect(db.prepare('SELECT status, lease_owner FROM scan_jobs WHERE channel_id = ?').get(channel)).toEqual({ status: 'finished', lease_owner: null });
+        expect(db.prepare("SELECT COUNT(*) FROM runs WHERE operation = 'sync' AND outcome = 'failed'").pluck().get()).toBe(0);
+        expect(db.prepare('SELECT COUNT(*) FROM claims').pluck().get()).toBe(0);
+      } finally {
+        db.close();
+      }
+      expect(tempEntries(data)).toEqual([]);
+    });
+  }
 });

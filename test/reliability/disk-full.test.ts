@@ -176,3 +176,49 @@ describe('a full disk with the production engines', () => {
     }
   });
 });
+
+// The full disk met inside a production engine's commit (issue 18 §1): the host stops itself at the
+// commit fence of its first download (BACKLOT_TEST_COMMIT_FENCE, units/commit-fence.ts: the media
+// downloaded, nothing moved yet), the test fills the disk and lets it go on. The commit cannot be
+// written (its journal, its settle): every lane holds with DISK_FULL, nothing of it counts as done, the host stays up;
+// once space returns the download is done again and committed once, byte-identical.
+describe('a full disk inside a production engine commit', () => {
+  it('a download (http engine) whose commit meets the full disk: DISK_FULL, not counted; committed once when space returns', { timeout: 300_000 }, async () => {
+    const disk = smallDisk(24);
+    const lib = await gatedFeedLibrary(path.join(disk, 'data'), [['diskFull.resumeAboveBytes', String(1024 * 1024)]]);
+    lib.open();
+    try {
+      const s = await serve(lib.data, { engines: 'production', env: { BACKLOT_TEST_COMMIT_FENCE: 'download:before-commit:stop' } });
+      const pid = s.proc.pid!;
+      // Stopped at the fence: it said so on stderr, then its state is T (stopped).
+      await until('the host stopped inside its first download commit', () => (/commit fence: stop download before-commit \S+/.test(s.stderr())
+        && /^\d+ \(.*\) T /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) ? true : undefined), 60_000, 20);
+      const job = /commit fence: stop download before-commit (\S+)/.exec(s.stderr())![1];
+      const filler = fill(disk);
+      s.proc.kill('SIGCONT');
+      // The refused commit (or the host's next write) holds every lane with the code, and says so once.
+      const held = await until('every lane held by DISK_FULL', async () => { const ls = await lanes(s); return heldByDiskFull(ls) ? ls : undefined; }, 60_000, 50);
+      expect(held[0].hold!.params).toMatchObject({ path: lib.data, freeBytes: 0 });
+      expect(s.proc.exitCode).toBeNull();
+      const notices = (await s.call<{ notices: { kind: string; code: string }[] }>('notices.list')).notices;
+      expect(notices.filter((n) => n.kind === 'disk-full')).toEqual([expect.objectContaining({ kind: 'disk-full', code: 'DISK_FULL' })]);
+      const db = openDb(lib.data);
+      // Nothing of the refused commit counts: its job recorded nowhere, its media not the item's, no final left.
+      expect(db.prepare('SELECT COUNT(*) FROM work WHERE output_job = ?').pluck().get(job)).toBe(0);
+      expect(db.prepare('SELECT COUNT(*) FROM test_media_writes').pluck().get()).toBe(0);
+      expect(fs.existsSync(path.join(lib.data, 'media')) ? fs.readdirSync(path.join(lib.data, 'media'), { recursive: true }).filter((n) => String(n).endsWith('.mp3')) : []).toEqual([]);
+      db.close();
+      fs.rmSync(filler);
+      await until('every download done', () => (downloadsDone(lib.data) ? true : undefined), 120_000, 100);
+      await until('no claim left', () => {
+        const d = openDb(lib.data);
+        try { return (d.prepare('SELECT COUNT(*) FROM claims').pluck().get() as number) === 0 ? true : undefined; } finally { d.close(); }
+      }, 60_000, 50);
+      expect(await s.stop()).toBe(0);
+      expect(s.stderr()).not.toMatch(/INTERNAL/);
+      expectDownloadsIntact(lib);
+    } finally {
+      await lib.server.close();
+    }
+  });
+});

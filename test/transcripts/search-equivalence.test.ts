@@ -248,6 +248,25 @@ describe('ranking one word or one prefix by class (docs/transcripts.md "Ranking 
     }
   });
 
+  it('gives a library indexed before the pair index its pair and repeats rows when it is upgraded (the backfills of 019 and 020)', () => {
+    const old = tempDir('before-pairs');
+    let h = openHost(old);
+    buildLibrary(h);
+    h.db.exec('DROP TABLE search_pairs; DROP TABLE search_repeats; DROP TABLE search_next_id');
+    h.db.pragma('user_version = 18');
+    h.close();
+    h = openHost(old);
+    try {
+      const segments = h.db.prepare('SELECT count(*) FROM search_segments').pluck().get() as number;
+      expect(h.db.prepare('SELECT count(*) FROM search_pairs_docsize').pluck().get()).toBe(segments);
+      for (const q of ['"költségvetés vitája"', '"a költségvetés"', 'költségvetés vitája', 'költs*']) {
+        for (const options of [{}, { channel: 'radio' }, { rankWindow: 2 }]) expect(searchTranscripts(h.searchDb, q, options)).toEqual(referenceSearch(h.db, q, options));
+      }
+    } finally {
+      h.close();
+    }
+  });
+
   it('gives a library indexed before the repeats index its rows when it is upgraded', () => {
     const old = tempDir('before-repeats');
     let h = openHost(old);
