@@ -9,7 +9,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { WaitingError, Worker, type Job } from 'bullmq';
 import { BacklotError, isBacklotError } from '../../src-shared/errors';
 import type { LaneKey } from '../../src-shared/catalog/lanes';
@@ -17,7 +16,8 @@ import type { OperationId } from '../../src-shared/catalog/operations';
 import { defaultSettings } from '../../src-shared/settings/settings-schema';
 import { readJoinFile, type JoinFile } from '../pools/join-file';
 import type { PathMap } from '../pools/pool-spec';
-import { bullConnection, bullOptions, workerPlace } from '../pools/transport/connections';
+import { bullConnection, workerPlace } from '../pools/transport/connections';
+import { CLOSE_GRACE_MS, RedisFleet, settlesWhileReachable, settlesWithin } from '../pools/transport/redis-fleet';
 import { redisError } from '../pools/redis-client';
 import { settingsForJob } from '../pools/transport/job-settings';
 import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
@@ -131,11 +131,12 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
 
   await checkDoorToken(join);
   const place = workerPlace(join);
-  const client = new Redis(bullConnection(place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
+  // Every connection to Redis, BullMQ's included, so a stop while Redis is away can drop them all.
+  const fleet = new RedisFleet();
+  const client = fleet.open(bullConnection(place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
   let lastError: unknown = null;
   client.on('error', (e) => { lastError = e; });
-  const subscriber = new Redis(bullConnection(place, { lazyConnect: true }));
-  subscriber.on('error', () => undefined);
+  const subscriber = fleet.open(bullConnection(place, { lazyConnect: true }));
   const running = new Map<string, AbortController>();
   let lanesReady = false;
   let judging: Promise<void> = Promise.resolve();
@@ -171,8 +172,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     await subscriber.connect();
     await subscriber.subscribe(cancelChannel(join.pool));
   } catch (e) {
-    client.disconnect();
-    subscriber.disconnect();
+    fleet.drop();
     const err = isBacklotError(e) ? e : redisError(e, join.redis.url);
     throw new BacklotError(err.code === 'TRANSPORT_AUTH_FAILED' ? 'POOL_AUTH_FAILED' : err.code, `${err.message} (backlot worker check --join ${options.joinFile} says more.)`, err.params);
   }
@@ -204,7 +204,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
         beatSoon();
       }
     }, {
-      connection: bullOptions(place), prefix: poolBullPrefix(join.pool), concurrency: slotsOf(lane), name: id,
+      connection: fleet.open(bullConnection(place, { lazyConnect: true })), prefix: poolBullPrefix(join.pool), concurrency: slotsOf(lane), name: id,
       lockDuration: leaseMs, stalledInterval: Math.max(1000, Math.floor(leaseMs / 2)), maxStalledCount: 1,
       skipVersionCheck: true, autorun: false,
     });
@@ -442,12 +442,21 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
         clearInterval(timer);
         // Running units finish and are answered; no new one is taken meanwhile.
         closed = true;
-        await Promise.all([...workers.values()].map((w) => w.worker.close().catch(() => undefined)));
+        const closes = Promise.all([...workers.values()].map((w) => w.worker.close().catch(() => undefined)));
+        // While Redis cannot be reached no unit can answer (its lock lapses and it runs again elsewhere)
+        // and BullMQ's close would wait for ever: the stop waits for Redis only a moment, then drops
+        // every connection (docs/pools.md "Stopping while Redis is down").
+        const answered = await settlesWhileReachable(closes, () => client.status === 'ready');
+        if (!answered) {
+          say(`backlot worker: Redis cannot be reached; stopping without it${running.size > 0 ? ` (${running.size} unit(s) stopped, to run again elsewhere)` : ''}`);
+          for (const abort of running.values()) abort.abort('WORKER_STOPPED');
+        }
         engines.stop();
         if (beatTimer) clearTimeout(beatTimer);
-        await client.del(heartbeatKey(join.pool, id)).catch(() => undefined);
-        client.disconnect();
-        subscriber.disconnect();
+        if (answered) await client.del(heartbeatKey(join.pool, id)).catch(() => undefined);
+        fleet.drop();
+        // Dropped connections end BullMQ's waits; what it still winds up is given a moment, no more.
+        if (!answered) await settlesWithin(closes, CLOSE_GRACE_MS);
       })();
       return closing;
     },

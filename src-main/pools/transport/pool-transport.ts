@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { LaneKey } from '../../../src-shared/catalog/lanes';
 import type { OperationId } from '../../../src-shared/catalog/operations';
@@ -19,10 +19,11 @@ import type { WorkerDoor } from '../worker-door/door-server';
 import type { PoolAdoptQuery, PoolLaneState, PoolRuntime, PoolUnitRequest } from '../pool-runtime';
 import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
-import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
+import { bullConnection, hostPlace, type RedisPlace } from './connections';
 import { jobSettings } from './job-settings';
 import { JOB_FORMAT, STALLED_REASON, poolLogsSchema, cancelChannel, cancelKey, check, hostSettingsKey, laneQueueName, poolBullPrefix, poolJobSchema, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
+import { CLOSE_GRACE_MS, RedisFleet, closeBounded, settlesWithin } from './redis-fleet';
 import { isLogKey, logLine, type LogMessage } from '../../../src-shared/runs/log-keys';
 
 export interface PoolTransportOptions {
@@ -40,6 +41,8 @@ export interface PoolTransportOptions {
 interface Conn {
   record: PoolRecord;
   place: RedisPlace | null;
+  /** Every connection to this pool's Redis (the client, the queues', the events'), dropped at once on a stop while Redis is down. */
+  fleet: RedisFleet;
   client: Redis | null;
   queues: Map<LaneKey, Queue>;
   events: Map<LaneKey, QueueEvents>;
@@ -155,12 +158,11 @@ export class PoolTransport implements PoolRuntime {
   private connFor(record: PoolRecord): Conn {
     let conn = this.conns.get(record.name);
     if (conn) return conn;
-    conn = { record, place: null, client: null, queues: new Map(), events: new Map(), view: { record, workers: [], down: null, seen: false } };
+    conn = { record, place: null, fleet: new RedisFleet(), client: null, queues: new Map(), events: new Map(), view: { record, workers: [], down: null, seen: false } };
     this.conns.set(record.name, conn);
     try {
       conn.place = this.options.place ? this.options.place(record) : hostPlace(this.options.settings!, record);
-      conn.client = new Redis(bullConnection(conn.place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
-      conn.client.on('error', () => undefined);
+      conn.client = conn.fleet.open(bullConnection(conn.place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
     } catch (e) {
       conn.view.down = { code: isBacklotError(e) ? e.code : 'TRANSPORT_FAILED', message: String((e as Error)?.message ?? e) };
     }
@@ -170,7 +172,7 @@ export class PoolTransport implements PoolRuntime {
   private queueOf(conn: Conn, lane: LaneKey): Queue {
     let queue = conn.queues.get(lane);
     if (!queue) {
-      queue = new Queue(laneQueueName(lane), { connection: bullOptions(conn.place!, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }), prefix: poolBullPrefix(conn.record.name), skipVersionCheck: true });
+      queue = new Queue(laneQueueName(lane), { connection: conn.fleet.open(bullConnection(conn.place!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })), prefix: poolBullPrefix(conn.record.name), skipVersionCheck: true });
       queue.on('error', () => undefined);
       conn.queues.set(lane, queue);
     }
@@ -179,7 +181,8 @@ export class PoolTransport implements PoolRuntime {
 
   private async eventsOf(conn: Conn, lane: LaneKey): Promise<void> {
     if (conn.events.has(lane)) return;
-    const events = new QueueEvents(laneQueueName(lane), { connection: bullOptions(conn.place!), prefix: poolBullPrefix(conn.record.name), skipVersionCheck: true });
+    // BullMQ reads the events on a copy of this connection (which joins the fleet); this one never connects.
+    const events = new QueueEvents(laneQueueName(lane), { connection: conn.fleet.open(bullConnection(conn.place!, { lazyConnect: true })), prefix: poolBullPrefix(conn.record.name), skipVersionCheck: true });
     events.on('error', () => undefined);
     const wake = ({ jobId }: { jobId: string }) => {
       const w = this.waiters.get(jobId);
@@ -324,7 +327,7 @@ export class PoolTransport implements PoolRuntime {
     if (first === 'aborted' || first === 'refused') {
       revoke();
       if (this.waiters.get(job.jobId) === waiter) this.waiters.delete(job.jobId);
-      await this.cancel(conn, request.lane, job.jobId).catch(() => undefined);
+      await withTimeout(this.cancel(conn, request.lane, job.jobId), ADD_TIMEOUT_MS).catch(() => undefined);
       if (first === 'refused') return failure('POOL_FENCE_REFUSED', { fence: 'adopt', pool: record.name }, 'The job left in Redis does not match the claim, or the unit\'s files changed, so it was not adopted.');
       return failure('ENGINE_CANCELLED', { phase: 'running', pool: record.name });
     }
@@ -472,10 +475,11 @@ export class PoolTransport implements PoolRuntime {
     return { ok: true, outputs, metadata: { ...result.outcome.metadata, pool: base }, logs, diagnostic: result.diagnostic };
   }
 
+  /** Bounded, Redis reachable or not (docs/pools.md "Stopping while Redis is down"). */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await this.ticking?.catch(() => undefined);
+    if (this.ticking) await settlesWithin(this.ticking, CLOSE_GRACE_MS);
     for (const [jobId, w] of [...this.waiters]) {
       w.end('closed');
       this.forget(jobId);
@@ -483,11 +487,10 @@ export class PoolTransport implements PoolRuntime {
     await Promise.all([...this.conns.values()].map((c) => this.drop(c)));
   }
 
+  /** BullMQ's closes, then every connection of the pool dropped; a close Redis's absence holds up is cut short. */
   private async drop(conn: Conn): Promise<void> {
     this.conns.delete(conn.record.name);
-    await Promise.all([...conn.events.values()].map((e) => e.close().catch(() => undefined)));
-    await Promise.all([...conn.queues.values()].map((q) => q.close().catch(() => undefined)));
-    conn.client?.disconnect();
+    await closeBounded([...[...conn.events.values()].map((e) => e.close()), ...[...conn.queues.values()].map((q) => q.close())], conn.fleet);
   }
 }
 
