@@ -89,7 +89,9 @@ describe('an upload cut mid-way while the host is away', () => {
 
 describe('a worker whose engine for the unit is missing', () => {
   it('hands the unit back and stops pulling the lane\'s work; the other worker runs every unit once, none fails, and backlot lanes says why', async () => {
-    const join = await rig.addPool({ name: 'twin', leaseS: 10 });
+    // A lease longer than the second worker's start: the unit waits in the queue meanwhile, and a lane with
+    // no worker in service gives its waiting units back after the lease (docs/pools.md "What each failure does").
+    const join = await rig.addPool({ name: 'twin', leaseS: 120 });
     // Its digest engine's model is missing; its other cpu-lane engines are ready, so the lane starts in service.
     const lacking = await rig.startWorker(join, { name: 'worker-lacking', env: { BACKLOT_TEST_FAULTS: JSON.stringify({ 'preflight:digest': { code: 'MODEL_MISSING' } }) }, ready: /serving cpu@twin/ });
     await rig.lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@twin' && l.hold === null));

@@ -55,13 +55,15 @@ interface Waiter {
   pool: string;
   lane: LaneKey;
   /** Resolves the run, or (after an abort) only removes the job once it ends. */
-  end(job: Job | null | 'closed'): void;
+  end(job: Ended): void;
   /** An adopted unit: called once with its job as soon as it can be read (its ticket is put back then). */
   adopt?: (job: Job) => void;
   /** The unit's run log and progress: the worker's lines are written there as they come (docs/pools.md "Log lines on the host"). */
   io?: InProcessIo;
   /** The highest line number of the worker's log written so far, and how many were written. */
   heard?: { seq: number; written: number };
+  /** Being withdrawn from the queue (its lane had no worker in service for the lease): settle leaves it alone. */
+  withdrawing?: boolean;
 }
 
 /** At most this many of a worker's lines are written into one unit's run log (a flood is cut short, said once). */
@@ -69,7 +71,7 @@ const WORKER_LINES_PER_UNIT = 2000;
 /** At a unit's end, at most this many lines of the result that were not heard while it ran. */
 const RESULT_LINES_AT_END = 200;
 
-type Ended = Job | null | 'closed' | 'refused';
+type Ended = Job | null | 'closed' | 'refused' | { withdrawn: PoolLaneState['hold'] };
 
 const failure = (code: string, params: Record<string, unknown>, diagnostic = ''): EngineFailure => ({ ok: false, code, params, diagnostic, logs: [] });
 const ADD_TIMEOUT_MS = 10_000;
@@ -85,6 +87,8 @@ export class PoolTransport implements PoolRuntime {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private closed = false;
+  /** Since when each pool lane (`cpu@studio`) has held POOL_OFFLINE, by the host's clock. */
+  private readonly offlineSince = new Map<string, number>();
 
   constructor(private readonly options: PoolTransportOptions) {
     if (!options.settings && !options.place) throw new Error('PoolTransport needs settings or place');
@@ -146,6 +150,7 @@ export class PoolTransport implements PoolRuntime {
     // Jobs whose end event was missed (a reconnect) are read back here.
     for (const [jobId, w] of this.waiters) void this.settle(jobId, w);
     this.states = laneStates([...this.conns.values()].map((c) => c.view));
+    this.withdrawStranded();
     const now = signature(this.states);
     if (now !== this.last) {
       this.last = now;
@@ -334,13 +339,70 @@ export class PoolTransport implements PoolRuntime {
     // Fence 2 first: from here no late upload can change what is checked below.
     revoke();
     if (first === 'closed') return failure('POOL_TRANSPORT_CLOSED', { pool: record.name }, 'The host stopped following the unit; it stays in the queue.');
+    if (first !== null && 'withdrawn' in first) {
+      const lane = `${request.lane}@${record.name}`;
+      const why = typeof first.withdrawn?.params.code === 'string' ? first.withdrawn.params.code : null;
+      io.log('warn', `unit withdrawn from pool ${record.name}: no worker in service on ${lane} for the lease (${record.leaseS} s)${why ? `, ${why}` : ''}; it goes back to the tree`);
+      return failure('POOL_UNIT_WITHDRAWN', { pool: record.name, lane, leaseS: record.leaseS, ...(why ? { code: why } : {}) },
+        `No worker in service took the unit from ${lane} within the pool's lease (${record.leaseS} s); it was taken back from the queue, not counted as the item's failure.`);
+    }
     return this.outcome(first, request, waiter);
+  }
+
+  /**
+   * Units that no worker can take (docs/pools.md "What each failure does"): while a pool lane holds
+   * POOL_OFFLINE (no worker alive, or every live one out of service for it) the arbiter sends it
+   * nothing new; once it has held that for the pool's lease, each of its units still waiting in the
+   * queue is taken back and ends POOL_UNIT_WITHDRAWN (requeued, no attempt counted), so the tree can
+   * give it to another lane. A unit a worker holds (its lock alive) is never taken back.
+   */
+  private withdrawStranded(): void {
+    const now = Date.now();
+    for (const state of this.states) {
+      if (state.hold?.code !== 'POOL_OFFLINE') {
+        this.offlineSince.delete(state.queueKey);
+        continue;
+      }
+      const since = this.offlineSince.get(state.queueKey) ?? now;
+      this.offlineSince.set(state.queueKey, since);
+      const conn = this.conns.get(state.pool);
+      if (!conn || now - since < conn.record.leaseS * 1000) continue;
+      for (const [jobId, w] of this.waiters) {
+        if (w.pool === state.pool && w.lane === state.lane && w.io && !w.adopt && !w.withdrawing) void this.withdraw(conn, jobId, w, state.hold);
+      }
+    }
+    for (const key of [...this.offlineSince.keys()]) if (!this.states.some((s) => s.queueKey === key)) this.offlineSince.delete(key);
+  }
+
+  /** Removes a unit's job if no worker holds it (BullMQ refuses to remove a locked job), then ends its waiter. */
+  private async withdraw(conn: Conn, jobId: string, w: Waiter, hold: PoolLaneState['hold']): Promise<void> {
+    w.withdrawing = true;
+    let removed = false;
+    try {
+      const queue = this.queueOf(conn, w.lane);
+      const job = await withTimeout(Job.fromId(queue, jobId), ADD_TIMEOUT_MS);
+      const state = job ? await withTimeout(job.getState(), ADD_TIMEOUT_MS) : 'unknown';
+      // An active job is removed only when its lock has lapsed (its worker is gone): remove() refuses a locked one.
+      if (job && (state === 'waiting' || state === 'prioritized' || state === 'delayed' || state === 'active')) {
+        await withTimeout(job.remove(), ADD_TIMEOUT_MS);
+        removed = true;
+      }
+    } catch {
+      // Taken by a worker meanwhile, or Redis away: the unit is followed as before.
+    } finally {
+      w.withdrawing = false;
+    }
+    if (!removed || this.waiters.get(jobId) !== w) return;
+    this.waiters.delete(jobId);
+    await conn.client?.del(cancelKey(w.pool, jobId)).catch(() => undefined);
+    w.end({ withdrawn: hold });
+    this.forget(jobId);
   }
 
   /** Reads a waiting job's state; once it ended, removes it from Redis and ends its waiter. */
   private async settle(jobId: string, w: Waiter): Promise<void> {
     const conn = this.conns.get(w.pool);
-    if (!conn || this.waiters.get(jobId) !== w) return;
+    if (!conn || this.waiters.get(jobId) !== w || w.withdrawing) return;
     let job: Job | undefined;
     let state: string;
     try {
@@ -351,7 +413,7 @@ export class PoolTransport implements PoolRuntime {
     } catch {
       return;
     }
-    if (this.waiters.get(jobId) !== w) return;
+    if (this.waiters.get(jobId) !== w || w.withdrawing) return;
     if (w.adopt && job) {
       const adopt = w.adopt;
       w.adopt = undefined;
