@@ -64,6 +64,8 @@ interface Waiter {
   heard?: { seq: number; written: number };
   /** Being withdrawn from the queue (its lane had no worker in service for the lease): settle leaves it alone. */
   withdrawing?: boolean;
+  /** When the host began following it (sent or adopted), by the host's clock. */
+  since?: number;
 }
 
 /** At most this many of a worker's lines are written into one unit's run log (a flood is cut short, said once). */
@@ -322,6 +324,7 @@ export class PoolTransport implements PoolRuntime {
     const { job } = request;
     const record = conn.record;
     const revoke = () => this.options.tickets.revokeUnit(record.name, job.jobId);
+    waiter.since = Date.now();
     this.waiters.set(job.jobId, waiter);
     // Events of the lane's queue wake the waiter; the poll reads its state anyway (a missed event, Redis down at start).
     void withTimeout(this.eventsOf(conn, request.lane), ADD_TIMEOUT_MS).catch(() => undefined);
@@ -353,7 +356,7 @@ export class PoolTransport implements PoolRuntime {
    * Units that no worker can take (docs/pools.md "What each failure does"): while a pool lane holds
    * POOL_OFFLINE (no worker alive, or every live one out of service for it) the arbiter sends it
    * nothing new; once it has held that for the pool's lease, each of its units still waiting in the
-   * queue is taken back and ends POOL_UNIT_WITHDRAWN (requeued, no attempt counted), so the tree can
+   * queue (followed for the lease too) is taken back and ends POOL_UNIT_WITHDRAWN (requeued, no attempt counted), so the tree can
    * give it to another lane. A unit a worker holds (its lock alive) is never taken back.
    */
   private withdrawStranded(): void {
@@ -366,9 +369,12 @@ export class PoolTransport implements PoolRuntime {
       const since = this.offlineSince.get(state.queueKey) ?? now;
       this.offlineSince.set(state.queueKey, since);
       const conn = this.conns.get(state.pool);
-      if (!conn || now - since < conn.record.leaseS * 1000) continue;
+      if (!conn) continue;
+      const lease = conn.record.leaseS * 1000;
       for (const [jobId, w] of this.waiters) {
-        if (w.pool === state.pool && w.lane === state.lane && w.io && !w.adopt && !w.withdrawing) void this.withdraw(conn, jobId, w, state.hold);
+        // Both the lane's hold and the unit's wait have lasted the lease (a unit sent just now gets its lease too).
+        if (w.pool !== state.pool || w.lane !== state.lane || !w.io || w.adopt || w.withdrawing) continue;
+        if (now - Math.max(since, w.since ?? now) >= lease) void this.withdraw(conn, jobId, w, state.hold);
       }
     }
     for (const key of [...this.offlineSince.keys()]) if (!this.states.some((s) => s.queueKey === key)) this.offlineSince.delete(key);
