@@ -18,7 +18,7 @@ import type { UnitContext } from './unit-context';
 import type { FailedResult } from './unit-prepare';
 
 /** A pool unit's failures that are the pool's, not the item's (docs/pools.md "Holds"). */
-export const POOL_REQUEUE_CODES: ReadonlySet<string> = new Set(['POOL_OFFLINE', 'POOL_TRANSPORT_DOWN', 'POOL_TRANSPORT_CLOSED', 'POOL_LANE_GONE', 'POOL_FENCE_REFUSED', 'WORKER_LOST', 'WORKER_LOCK_LOST', 'WORKER_ENGINE_MISSING', 'WORKER_OUT_OF_SERVICE']);
+export const POOL_REQUEUE_CODES: ReadonlySet<string> = new Set(['POOL_OFFLINE', 'POOL_UNIT_WITHDRAWN', 'POOL_TRANSPORT_DOWN', 'POOL_TRANSPORT_CLOSED', 'POOL_LANE_GONE', 'POOL_FENCE_REFUSED', 'WORKER_LOST', 'WORKER_LOCK_LOST', 'WORKER_ENGINE_MISSING', 'WORKER_OUT_OF_SERVICE']);
 
 /** The unit's engine and job, and the pool it ran on (null: a local slot). */
 export interface SettleInput {

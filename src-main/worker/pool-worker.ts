@@ -9,7 +9,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { WaitingError, Worker, type Job } from 'bullmq';
 import { BacklotError, isBacklotError } from '../../src-shared/errors';
 import type { LaneKey } from '../../src-shared/catalog/lanes';
@@ -17,7 +16,8 @@ import type { OperationId } from '../../src-shared/catalog/operations';
 import { defaultSettings } from '../../src-shared/settings/settings-schema';
 import { readJoinFile, type JoinFile } from '../pools/join-file';
 import type { PathMap } from '../pools/pool-spec';
-import { bullConnection, bullOptions, workerPlace } from '../pools/transport/connections';
+import { bullConnection, workerPlace } from '../pools/transport/connections';
+import { CLOSE_GRACE_MS, RedisFleet, settlesWhileReachable, settlesWithin } from '../pools/transport/redis-fleet';
 import { redisError } from '../pools/redis-client';
 import { settingsForJob, settingsRef } from '../pools/transport/job-settings';
 import { RESULT_FORMAT, cancelChannel, cancelKey, check, heartbeatKey, hostSettingsKey, hostSettingsRefKey, jobSettingsSchema, laneQueueName, poolBullPrefix, poolJobSchema, type Heartbeat, type PoolJob, type PoolResult } from '../pools/transport/job-schema';
@@ -50,6 +50,11 @@ export interface PoolWorkerOptions {
   say?: (line: string) => void;
   /** How long an idle long-lived engine is kept (default: the host's, 2 minutes). */
   engineIdleMs?: number;
+  /**
+   * The first wait before a lane out of service for a missing engine is judged again (default 30 s,
+   * doubling to 10 minutes; docs/pools.md "An engine a worker lacks"). Tests shorten it.
+   */
+  engineRecheckMs?: number;
 }
 
 export interface PoolWorkerHandle {
@@ -57,8 +62,13 @@ export interface PoolWorkerHandle {
   /** The lanes taking units, with their slots, and those out of service with why. */
   serving: { lane: LaneKey; slots: number }[];
   outOfService: { lane: LaneKey; code: string; message: string }[];
+  /** Judges every lane again now (SIGHUP): an engine or a mount that appeared brings its lane back. */
+  recheck(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The longest wait between two checks of a lane out of service for a missing engine. */
+const ENGINE_RECHECK_MAX_MS = 10 * 60_000;
 
 
 /** This build's version, read once (every heartbeat and result carries it). */
@@ -106,13 +116,16 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
   let registry = await buildRegistry(env.settings);
   /** The host's settings the registry was judged by (their JSON), or null for this build's defaults. */
   let judgedBy: string | null = null;
+  /** The settings the registry was built with (the host's once judged by them, else the defaults). */
+  let judgedSettings = env.settings;
   const maps = options.maps ?? join.maps;
   const id = `${os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'worker'}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
   const leaseMs = join.leaseS * 1000;
 
   /**
    * Lanes whose unit named an engine this worker cannot run (WORKER_ENGINE_MISSING): out of service
-   * until the host's settings change (the engines are judged again then) or the worker restarts.
+   * until that engine passes its preflight again (checked on a backoff, and at once on SIGHUP), the
+   * host's settings change (the engines are judged again then) or the worker restarts.
    */
   const engineMissing = new Map<LaneKey, { engine: string; operation: string; code: string; message: string }>();
   const serving: { lane: LaneKey; slots: number }[] = [];
@@ -137,11 +150,12 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
 
   await checkDoorToken(join);
   const place = workerPlace(join);
-  const client = new Redis(bullConnection(place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
+  // Every connection to Redis, BullMQ's included, so a stop while Redis is away can drop them all.
+  const fleet = new RedisFleet();
+  const client = fleet.open(bullConnection(place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
   let lastError: unknown = null;
   client.on('error', (e) => { lastError = e; });
-  const subscriber = new Redis(bullConnection(place, { lazyConnect: true }));
-  subscriber.on('error', () => undefined);
+  const subscriber = fleet.open(bullConnection(place, { lazyConnect: true }));
   const running = new Map<string, AbortController>();
   let lanesReady = false;
   let judging: Promise<void> = Promise.resolve();
@@ -177,8 +191,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     await subscriber.connect();
     await subscriber.subscribe(cancelChannel(join.pool));
   } catch (e) {
-    client.disconnect();
-    subscriber.disconnect();
+    fleet.drop();
     const err = isBacklotError(e) ? e : redisError(e, join.redis.url);
     throw new BacklotError(err.code === 'TRANSPORT_AUTH_FAILED' ? 'POOL_AUTH_FAILED' : err.code, `${err.message} (backlot worker check --join ${options.joinFile} says more.)`, err.params);
   }
@@ -210,7 +223,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
         beatSoon();
       }
     }, {
-      connection: bullOptions(place), prefix: poolBullPrefix(join.pool), concurrency: slotsOf(lane), name: id,
+      connection: fleet.open(bullConnection(place, { lazyConnect: true })), prefix: poolBullPrefix(join.pool), concurrency: slotsOf(lane), name: id,
       lockDuration: leaseMs, stalledInterval: Math.max(1000, Math.floor(leaseMs / 2)), maxStalledCount: 1,
       skipVersionCheck: true, autorun: false,
     });
@@ -256,6 +269,7 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     const before = JSON.stringify({ serving, outOfService });
     registry = await buildRegistry(fromHost.settings);
     judgedBy = sent;
+    judgedSettings = fromHost.settings;
     // Other settings may run other engines: a lane out of service for a missing one is judged again.
     engineMissing.clear();
     judgeLanes();
@@ -264,6 +278,47 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     for (const s of serving) say(`backlot worker: serving ${s.lane}@${join.pool} (${s.slots} slot${s.slots === 1 ? '' : 's'}) as ${id} (judged by the host's settings)`);
     for (const o of outOfService) say(`backlot worker: ${o.lane}@${join.pool} out of service: ${o.code}: ${o.message} (judged by the host's settings)`);
     void writeBeat();
+  }
+
+  // A lane out of service for a missing engine is judged again on a backoff (docs/pools.md "An engine
+  // a worker lacks"): 30 s, doubling to 10 minutes, from the first wait again once it came back.
+  const recheckFirstMs = Math.max(1, options.engineRecheckMs ?? 30_000);
+  let recheckDelay = recheckFirstMs;
+  let recheckTimer: NodeJS.Timeout | null = null;
+  function scheduleRecheck(): void {
+    if (closed || recheckTimer || engineMissing.size === 0) return;
+    recheckTimer = setTimeout(() => {
+      recheckTimer = null;
+      void recheck(false);
+    }, recheckDelay);
+    recheckTimer.unref();
+    recheckDelay = Math.min(recheckDelay * 2, ENGINE_RECHECK_MAX_MS);
+  }
+
+  /**
+   * Builds the registry again with the settings it was judged by (each engine's preflight runs again)
+   * and judges every lane: a missing engine that passes now brings its lane back. `all` (SIGHUP) does
+   * it whatever the lanes; the backoff only while a lane waits for its engine.
+   */
+  function recheck(all: boolean): Promise<void> {
+    judging = judging.then(async () => {
+      if (closed || (!all && engineMissing.size === 0)) return;
+      registry = await buildRegistry(judgedSettings);
+      for (const [lane, missing] of [...engineMissing]) {
+        const engine = registry.engines.find((e) => e.enabled && e.adapter.id === missing.engine && e.adapter.operation === missing.operation);
+        if (engine?.preflight.ok) engineMissing.delete(lane);
+      }
+      const before = JSON.stringify({ serving, outOfService });
+      judgeLanes();
+      applyLanes();
+      if (engineMissing.size === 0) recheckDelay = recheckFirstMs;
+      else scheduleRecheck();
+      if (before === JSON.stringify({ serving, outOfService })) return;
+      for (const s of serving) say(`backlot worker: serving ${s.lane}@${join.pool} (${s.slots} slot${s.slots === 1 ? '' : 's'}) as ${id} (judged again)`);
+      for (const o of outOfService) say(`backlot worker: ${o.lane}@${join.pool} out of service: ${o.code}: ${o.message} (judged again)`);
+      void writeBeat();
+    }).catch(() => undefined);
+    return judging;
   }
 
   async function runJob(job: Job, lane: LaneKey, signal?: AbortSignal): Promise<PoolResult> {
@@ -390,9 +445,11 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
       // that can run it takes it; no item fails and this worker is not sent the lane's work again.
       const why = engine && !engine.preflight.ok ? `${engine.preflight.code}: ${engine.preflight.message}` : 'not in this build';
       const message = `The host runs ${data.operation} with ${data.engineId}, which cannot run here (${why}).`;
+      if (engineMissing.size === 0) recheckDelay = recheckFirstMs;
       engineMissing.set(data.lane, { engine: data.engineId, operation: data.operation, code: engine && !engine.preflight.ok ? engine.preflight.code : 'ENGINE_NOT_INSTALLED', message });
       judgeLanes();
       applyLanes();
+      scheduleRecheck();
       say(`backlot worker: ${data.lane}@${join.pool} out of service: WORKER_ENGINE_MISSING: ${message}`);
       void writeBeat();
       throw new HandBack('WORKER_ENGINE_MISSING');
@@ -474,18 +531,29 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
   let closing: Promise<void> | null = null;
   return {
     id, serving, outOfService,
+    recheck: () => recheck(true),
     close() {
       closing ??= (async () => {
         clearInterval(timer);
+        if (recheckTimer) clearTimeout(recheckTimer);
         // Running units finish and are answered; no new one is taken meanwhile.
         closed = true;
-        await Promise.all([...workers.values()].map((w) => w.worker.close().catch(() => undefined)));
+        const closes = Promise.all([...workers.values()].map((w) => w.worker.close().catch(() => undefined)));
+        // While Redis cannot be reached no unit can answer (its lock lapses and it runs again elsewhere)
+        // and BullMQ's close would wait for ever: the stop waits for Redis only a moment, then drops
+        // every connection (docs/pools.md "Stopping while Redis is down").
+        const answered = await settlesWhileReachable(closes, () => client.status === 'ready');
+        if (!answered) {
+          say(`backlot worker: Redis cannot be reached; stopping without it${running.size > 0 ? ` (${running.size} unit(s) stopped, to run again elsewhere)` : ''}`);
+          for (const abort of running.values()) abort.abort('WORKER_STOPPED');
+        }
         engines.stop();
         dirs.close();
         if (beatTimer) clearTimeout(beatTimer);
-        await client.del(heartbeatKey(join.pool, id)).catch(() => undefined);
-        client.disconnect();
-        subscriber.disconnect();
+        if (answered) await client.del(heartbeatKey(join.pool, id)).catch(() => undefined);
+        fleet.drop();
+        // Dropped connections end BullMQ's waits; what it still winds up is given a moment, no more.
+        if (!answered) await settlesWithin(closes, CLOSE_GRACE_MS);
       })();
       return closing;
     },

@@ -12,6 +12,8 @@ export const REASON_CODES = [
   'NETWORK_COOLDOWN', 'PREFLIGHT_FAILED', 'NODE_FULL', 'PASSIVE_BEHIND', 'LANE_BUSY',
   // A pool lane's holds (docs/pools.md "Holds"), also the end of a unit a worker could not finish.
   'POOL_OFFLINE', 'POOL_TRANSPORT_DOWN', 'WORKER_LOST', 'WORKER_OUT_OF_SERVICE',
+  // A unit taken back from a pool lane that had no worker in service for the pool's lease.
+  'POOL_UNIT_WITHDRAWN',
   // Why a worker took a lane out of service (the code of its PREFLIGHT_FAILED), besides an engine's preflight.
   'MAP_TARGET_MISSING', 'MAP_NOT_THIS_LIBRARY', 'WORKER_ENGINE_MISSING',
   // Why a worker's unit was lost (WORKER_LOST's diagnostic): it could not reach the host's door.

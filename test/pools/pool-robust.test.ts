@@ -17,7 +17,8 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMP_DIR_NAME } from '../../src-main/engines/commit-output';
 import { DoorProxy, testEngineBytes } from './door-proxy';
-import { BIN, LONG, PoolRig, lineOf } from './pool-fixture';
+import { BIN, LONG, PoolRig, lineOf, type WorkerProc } from './pool-fixture';
+import type { EngineOutcome } from '../../src-main/engines/runner';
 import { LogForwarder } from '../../src-main/worker/log-forwarder';
 import type { LogMessage } from '../../src-shared/runs/log-keys';
 import type { PoolLogs } from '../../src-main/pools/transport/job-schema';
@@ -88,7 +89,9 @@ describe('an upload cut mid-way while the host is away', () => {
 
 describe('a worker whose engine for the unit is missing', () => {
   it('hands the unit back and stops pulling the lane\'s work; the other worker runs every unit once, none fails, and backlot lanes says why', async () => {
-    const join = await rig.addPool({ name: 'twin', leaseS: 10 });
+    // A lease longer than the second worker's start: the unit waits in the queue meanwhile, and a lane with
+    // no worker in service gives its waiting units back after the lease (docs/pools.md "What each failure does").
+    const join = await rig.addPool({ name: 'twin', leaseS: 120 });
     // Its digest engine's model is missing; its other cpu-lane engines are ready, so the lane starts in service.
     const lacking = await rig.startWorker(join, { name: 'worker-lacking', env: { BACKLOT_TEST_FAULTS: JSON.stringify({ 'preflight:digest': { code: 'MODEL_MISSING' } }) }, ready: /serving cpu@twin/ });
     await rig.lanesUntil((ls) => ls.some((l) => l.queueKey === 'cpu@twin' && l.hold === null));
@@ -137,6 +140,53 @@ describe('a worker whose engine for the unit is missing', () => {
     expect(fs.readdirSync(path.join(rig.lib, TEMP_DIR_NAME))).toEqual([]);
     await rig.stopWorker(lacking);
     await rig.stopWorker(able);
+  }, LONG);
+});
+
+describe('a worker out of service for a missing engine', () => {
+  /** A worker whose digest engine fails its check while `marker` exists (its model missing), as the worker above; then the unit it handed back. */
+  async function outOfService(pool: string, recheckMs: number): Promise<{ worker: WorkerProc; marker: string; running: Promise<EngineOutcome>; jobId: string }> {
+    const join = await rig.addPool({ name: pool, leaseS: 60 });
+    const marker = path.join(rig.root, `${pool}-model-missing`);
+    fs.writeFileSync(marker, '');
+    const worker = await rig.startWorker(join, {
+      name: `worker-${pool}`, ready: new RegExp(`serving cpu@${pool}`),
+      env: { BACKLOT_TEST_FAULTS: JSON.stringify({ 'preflight:digest': { code: 'MODEL_MISSING', whileExists: marker } }), BACKLOT_WORKER_ENGINE_RECHECK_MS: String(recheckMs) },
+    });
+    await rig.lanesUntil((ls) => ls.some((l) => l.queueKey === `cpu@${pool}` && l.hold === null));
+    const job = await rig.unitJob(`item-${pool}`, pool);
+    const running = rig.run(pool, job);
+    await lineOf(worker, new RegExp(`${job.jobId} handed back: WORKER_ENGINE_MISSING`));
+    await rig.lanesUntil((ls) => ls.some((l) => l.queueKey === `cpu@${pool}` && l.hold?.code === 'POOL_OFFLINE' && l.hold.params.code === 'WORKER_ENGINE_MISSING'));
+    return { worker, marker, running, jobId: job.jobId };
+  }
+
+  /** Back in service as its heartbeat says, then the unit it handed back runs on it once, ok. */
+  async function backInService(pool: string, o: { worker: WorkerProc; running: Promise<EngineOutcome>; jobId: string }): Promise<void> {
+    const lanes = await rig.lanesUntil((ls) => ls.some((l) => l.queueKey === `cpu@${pool}` && l.hold === null && l.workers.some((w) => w.id === o.worker.id && w.outOfService === null)));
+    expect(lanes.find((l) => l.queueKey === `cpu@${pool}`)!.workers.map((w) => w.lanes)).toEqual([['cpu']]);
+    const outcome = await o.running;
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    expect(o.worker.out.filter((l) => l.includes(`took ${o.jobId} `))).toHaveLength(2);
+    expect(o.worker.out.filter((l) => l.includes(`${o.jobId} ended: `))).toEqual([`backlot worker: ${o.jobId} ended: ok`]);
+    expect(await rig.noJobLeft(pool)).toBe(true);
+    await rig.stopWorker(o.worker);
+  }
+
+  it('returns to service on its own once the engine passes its check again (a short recheck for the test)', async () => {
+    const o = await outOfService('mend', 200);
+    // The model appears: the next check (on the worker's backoff) finds the engine ready.
+    fs.rmSync(o.marker);
+    await lineOf(o.worker, /serving cpu@mend \(1 slot\) as \S+ \(judged again\)/);
+    await backInService('mend', o);
+  }, LONG);
+
+  it('returns to service at once on SIGHUP, long before its next check', async () => {
+    const o = await outOfService('hup', 600_000);
+    fs.rmSync(o.marker);
+    o.worker.child.kill('SIGHUP');
+    await lineOf(o.worker, /serving cpu@hup \(1 slot\) as \S+ \(judged again\)/);
+    await backInService('hup', o);
   }, LONG);
 });
 

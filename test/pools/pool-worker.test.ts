@@ -34,7 +34,9 @@ beforeAll(async () => {
   ({ root, lib, mediaDir } = rig);
   warmJoin = await rig.addPool({ name: 'warm', leaseS: 10 });
   // The worker machine is this one: the host's media folder is mapped onto itself (or elsewhere, per test).
-  sharedJoin = await rig.addPool({ name: 'shared', media: 'shared', maps: [{ host: mediaDir, worker: mediaDir }], leaseS: 10 });
+  // A lease longer than a worker's start: its unit waits in the queue for the right worker meanwhile (a
+  // lane with no worker in service gives its waiting units back after the lease, docs/pools.md "What each failure does").
+  sharedJoin = await rig.addPool({ name: 'shared', media: 'shared', maps: [{ host: mediaDir, worker: mediaDir }], leaseS: 120 });
 }, LONG);
 
 afterAll(async () => {

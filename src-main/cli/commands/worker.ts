@@ -50,19 +50,34 @@ export const workerCommand: Command = {
     const slots = parseSlots(values.slots ?? [], lanes ?? LANE_KEYS);
     const maps = values.map === undefined ? undefined : parseMaps(values.map);
     const stop = listenForStop();
+    let onHangup: (() => void) | null = null;
     try {
       const worker = await startPoolWorker({
         joinFile: values.join, dataDir, engines, ...(lanes ? { lanes } : {}), slots, ...(maps ? { maps } : {}),
         ...(values.scratch ? { scratch: values.scratch } : {}),
         // On a worker the test engine is long-lived, as the production engines that keep a model are.
         ...(engines === 'test' ? { test: { ...testEngineOptions(engines, undefined, process.env.BACKLOT_TEST_FAULTS), longLived: true } } : {}),
+        ...recheckFromEnv(process.env.BACKLOT_WORKER_ENGINE_RECHECK_MS),
       });
-      if (worker.serving.length === 0) process.stdout.write('backlot worker: no lane is in service; waiting for a signal to stop (fix the reasons above and start again).\n');
+      if (worker.serving.length === 0) process.stdout.write('backlot worker: no lane is in service; waiting for a signal to stop (fix the reasons above and start again, or send SIGHUP).\n');
+      // SIGHUP judges every lane again at once (an engine's model or a mount that appeared).
+      onHangup = () => { void worker.recheck(); };
+      process.on('SIGHUP', onHangup);
       await stop.requested;
       await worker.close();
       return 0;
     } finally {
       stop.dispose();
+      if (onHangup) process.off('SIGHUP', onHangup);
     }
   },
 };
+
+/**
+ * BACKLOT_WORKER_ENGINE_RECHECK_MS: the first wait before a lane out of service for a missing engine
+ * is judged again, for tests only (docs/pools.md "An engine a worker lacks"; default 30 s).
+ */
+function recheckFromEnv(value: string | undefined): { engineRecheckMs?: number } {
+  if (value === undefined || !/^\d{1,9}$/.test(value) || Number(value) < 1) return {};
+  return { engineRecheckMs: Number(value) };
+}

@@ -3,6 +3,7 @@
 // child process of engine.mjs. `backlot serve|run --engines test` and the reliability tests run the
 // whole pipeline with these. Faults (tests only) make it misbehave for chosen work: a fault keyed by
 // item id or by `${operation}:${item}` is merged into that job's input (engine.mjs's header).
+import fs from 'node:fs';
 import { CATALOG, type Lane, type OperationId } from '../../../src-shared/catalog/operations';
 import { REFERENCE_COSTS } from '../../../src-shared/catalog/reference-costs';
 import type { EngineAdapter, EngineEnvironment } from '../adapter';
@@ -16,7 +17,8 @@ export interface TestEngineOptions {
    * Misbehaviour on request: `{ "<item>": {...} }` or `{ "<operation>:<item>": {...} }`, merged
    * into that job's input (the operation-specific entry wins over the item's); `{ "*": {...} }`
    * applies to every job, under both. `{ "preflight:<operation>": { "code": CODE } }` fails that
-   * operation's preflight instead.
+   * operation's preflight instead; with `"whileExists": PATH` only while that file exists (a model
+   * that appears when the file is removed).
    */
   faults?: Record<string, Record<string, unknown>>;
   /**
@@ -56,7 +58,8 @@ export function testAdapter(operation: OperationId, options: TestAdapterOptions 
     fingerprint: () => 'test-engine-1',
     // A fault `"preflight:<operation>": {"code": "MODEL_MISSING"}` fails this engine's preflight (a worker whose model is missing).
     preflight: () => {
-      const failed = options.faults?.[`preflight:${operation}`];
+      const fault = options.faults?.[`preflight:${operation}`];
+      const failed = fault && (typeof fault.whileExists !== 'string' || fs.existsSync(fault.whileExists)) ? fault : undefined;
       return Promise.resolve(failed ? { ok: false as const, code: String(failed.code ?? 'MODEL_MISSING'), message: `The test engine for ${operation} was told its model is missing.` } : { ok: true as const });
     },
     launch: (job) => {

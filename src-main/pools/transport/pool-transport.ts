@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { LaneKey } from '../../../src-shared/catalog/lanes';
 import type { OperationId } from '../../../src-shared/catalog/operations';
@@ -19,10 +19,11 @@ import type { WorkerDoor } from '../worker-door/door-server';
 import type { PoolAdoptQuery, PoolLaneState, PoolRuntime, PoolUnitRequest } from '../pool-runtime';
 import type { TicketBook } from '../worker-door/tickets';
 import { checkOutputName } from '../worker-door/uploads';
-import { bullConnection, bullOptions, hostPlace, type RedisPlace } from './connections';
+import { bullConnection, hostPlace, type RedisPlace } from './connections';
 import { jobSettings, settingsRef } from './job-settings';
 import { JOB_FORMAT, STALLED_REASON, poolLogsSchema, cancelChannel, cancelKey, check, hostSettingsKey, hostSettingsRefKey, laneQueueName, poolBullPrefix, poolJobSchema, poolResultSchema, type PoolJob, type PoolResult } from './job-schema';
 import { laneStates, readHeartbeats, signature, type PoolView } from './lane-states';
+import { CLOSE_GRACE_MS, RedisFleet, closeBounded, settlesWithin } from './redis-fleet';
 import { isLogKey, logLine, type LogMessage } from '../../../src-shared/runs/log-keys';
 
 export interface PoolTransportOptions {
@@ -40,6 +41,8 @@ export interface PoolTransportOptions {
 interface Conn {
   record: PoolRecord;
   place: RedisPlace | null;
+  /** Every connection to this pool's Redis (the client, the queues', the events'), dropped at once on a stop while Redis is down. */
+  fleet: RedisFleet;
   client: Redis | null;
   queues: Map<LaneKey, Queue>;
   events: Map<LaneKey, QueueEvents>;
@@ -56,7 +59,7 @@ interface Waiter {
   pool: string;
   lane: LaneKey;
   /** Resolves the run, or (after an abort) only removes the job once it ends. */
-  end(job: Job | null | 'closed'): void;
+  end(job: Ended): void;
   /** An adopted unit: called once with its job as soon as it can be read (its ticket is put back then). */
   adopt?: (job: Job) => void;
   /** The unit's run log and progress: the worker's lines are written there as they come (docs/pools.md "Log lines on the host"). */
@@ -65,6 +68,10 @@ interface Waiter {
   heard?: { seq: number; written: number };
   /** An adopted unit (an earlier host process may have cancelled it: its cancel key is deleted at the end). */
   adopted?: boolean;
+  /** Being withdrawn from the queue (its lane had no worker in service for the lease): settle leaves it alone. */
+  withdrawing?: boolean;
+  /** When the host began following it (sent or adopted), by the host's clock. */
+  since?: number;
 }
 
 /** At most this many of a worker's lines are written into one unit's run log (a flood is cut short, said once). */
@@ -72,7 +79,7 @@ const WORKER_LINES_PER_UNIT = 2000;
 /** At a unit's end, at most this many lines of the result that were not heard while it ran. */
 const RESULT_LINES_AT_END = 200;
 
-type Ended = Job | null | 'closed' | 'refused';
+type Ended = Job | null | 'closed' | 'refused' | { withdrawn: PoolLaneState['hold'] };
 
 const failure = (code: string, params: Record<string, unknown>, diagnostic = ''): EngineFailure => ({ ok: false, code, params, diagnostic, logs: [] });
 const ADD_TIMEOUT_MS = 10_000;
@@ -96,6 +103,8 @@ export class PoolTransport implements PoolRuntime {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private closed = false;
+  /** Since when each pool lane (`cpu@studio`) has held POOL_OFFLINE, by the host's clock. */
+  private readonly offlineSince = new Map<string, number>();
 
   constructor(private readonly options: PoolTransportOptions) {
     if (!options.settings && !options.place) throw new Error('PoolTransport needs settings or place');
@@ -157,6 +166,7 @@ export class PoolTransport implements PoolRuntime {
     // Jobs whose end event was missed (a reconnect) are read back here.
     for (const [jobId, w] of this.waiters) void this.settle(jobId, w);
     this.states = laneStates([...this.conns.values()].map((c) => c.view));
+    this.withdrawStranded();
     const now = signature(this.states);
     if (now !== this.last) {
       this.last = now;
@@ -169,12 +179,11 @@ export class PoolTransport implements PoolRuntime {
   private connFor(record: PoolRecord): Conn {
     let conn = this.conns.get(record.name);
     if (conn) return conn;
-    conn = { record, place: null, client: null, queues: new Map(), events: new Map(), view: { record, workers: [], down: null, seen: false }, settingsRefs: new Map(), followed: new Set() };
+    conn = { record, place: null, fleet: new RedisFleet(), client: null, queues: new Map(), events: new Map(), view: { record, workers: [], down: null, seen: false }, settingsRefs: new Map(), followed: new Set() };
     this.conns.set(record.name, conn);
     try {
       conn.place = this.options.place ? this.options.place(record) : hostPlace(this.options.settings!, record);
-      conn.client = new Redis(bullConnection(conn.place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
-      conn.client.on('error', () => undefined);
+      conn.client = conn.fleet.open(bullConnection(conn.place, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }));
     } catch (e) {
       conn.view.down = { code: isBacklotError(e) ? e.code : 'TRANSPORT_FAILED', message: String((e as Error)?.message ?? e) };
     }
@@ -184,7 +193,7 @@ export class PoolTransport implements PoolRuntime {
   private queueOf(conn: Conn, lane: LaneKey): Queue {
     let queue = conn.queues.get(lane);
     if (!queue) {
-      queue = new Queue(laneQueueName(lane), { connection: bullOptions(conn.place!, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }), prefix: poolBullPrefix(conn.record.name), skipVersionCheck: true });
+      queue = new Queue(laneQueueName(lane), { connection: conn.fleet.open(bullConnection(conn.place!, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })), prefix: poolBullPrefix(conn.record.name), skipVersionCheck: true });
       queue.on('error', () => undefined);
       conn.queues.set(lane, queue);
     }
@@ -193,7 +202,8 @@ export class PoolTransport implements PoolRuntime {
 
   private async eventsOf(conn: Conn, lane: LaneKey): Promise<void> {
     if (conn.events.has(lane)) return;
-    const events = new QueueEvents(laneQueueName(lane), { connection: bullOptions(conn.place!), prefix: poolBullPrefix(conn.record.name), skipVersionCheck: true });
+    // BullMQ reads the events on a copy of this connection (which joins the fleet); this one never connects.
+    const events = new QueueEvents(laneQueueName(lane), { connection: conn.fleet.open(bullConnection(conn.place!, { lazyConnect: true })), prefix: poolBullPrefix(conn.record.name), skipVersionCheck: true });
     events.on('error', () => undefined);
     const wake = ({ jobId }: { jobId: string }) => {
       const w = this.waiters.get(jobId);
@@ -354,6 +364,7 @@ export class PoolTransport implements PoolRuntime {
     const { job } = request;
     const record = conn.record;
     const revoke = () => this.options.tickets.revokeUnit(record.name, job.jobId);
+    waiter.since = Date.now();
     this.waiters.set(job.jobId, waiter);
     // Events of the lane's queue wake the waiter; the poll reads its state anyway (a missed event, Redis down at start).
     void withTimeout(this.eventsOf(conn, request.lane), ADD_TIMEOUT_MS).catch(() => undefined);
@@ -371,14 +382,74 @@ export class PoolTransport implements PoolRuntime {
     if (first === 'aborted' || first === 'refused') {
       revoke();
       if (this.waiters.get(job.jobId) === waiter) this.waiters.delete(job.jobId);
-      await this.cancel(conn, request.lane, job.jobId).catch(() => undefined);
+      await withTimeout(this.cancel(conn, request.lane, job.jobId), ADD_TIMEOUT_MS).catch(() => undefined);
       if (first === 'refused') return failure('POOL_FENCE_REFUSED', { fence: 'adopt', pool: record.name }, 'The job left in Redis does not match the claim, or the unit\'s files changed, so it was not adopted.');
       return failure('ENGINE_CANCELLED', { phase: 'running', pool: record.name });
     }
     // Fence 2 first: from here no late upload can change what is checked below.
     revoke();
     if (first === 'closed') return failure('POOL_TRANSPORT_CLOSED', { pool: record.name }, 'The host stopped following the unit; it stays in the queue.');
+    if (first !== null && 'withdrawn' in first) {
+      const lane = `${request.lane}@${record.name}`;
+      const why = typeof first.withdrawn?.params.code === 'string' ? first.withdrawn.params.code : null;
+      io.log('warn', `unit withdrawn from pool ${record.name}: no worker in service on ${lane} for the lease (${record.leaseS} s)${why ? `, ${why}` : ''}; it goes back to the tree`);
+      return failure('POOL_UNIT_WITHDRAWN', { pool: record.name, lane, leaseS: record.leaseS, ...(why ? { code: why } : {}) },
+        `No worker in service took the unit from ${lane} within the pool's lease (${record.leaseS} s); it was taken back from the queue, not counted as the item's failure.`);
+    }
     return this.outcome(first, request, waiter);
+  }
+
+  /**
+   * Units that no worker can take (docs/pools.md "What each failure does"): while a pool lane holds
+   * POOL_OFFLINE (no worker alive, or every live one out of service for it) the arbiter sends it
+   * nothing new; once it has held that for the pool's lease, each of its units still waiting in the
+   * queue (followed for the lease too) is taken back and ends POOL_UNIT_WITHDRAWN (requeued, no attempt counted), so the tree can
+   * give it to another lane. A unit a worker holds (its lock alive) is never taken back.
+   */
+  private withdrawStranded(): void {
+    const now = Date.now();
+    for (const state of this.states) {
+      if (state.hold?.code !== 'POOL_OFFLINE') {
+        this.offlineSince.delete(state.queueKey);
+        continue;
+      }
+      const since = this.offlineSince.get(state.queueKey) ?? now;
+      this.offlineSince.set(state.queueKey, since);
+      const conn = this.conns.get(state.pool);
+      if (!conn) continue;
+      const lease = conn.record.leaseS * 1000;
+      for (const [jobId, w] of this.waiters) {
+        // Both the lane's hold and the unit's wait have lasted the lease (a unit sent just now gets its lease too).
+        if (w.pool !== state.pool || w.lane !== state.lane || !w.io || w.adopt || w.withdrawing) continue;
+        if (now - Math.max(since, w.since ?? now) >= lease) void this.withdraw(conn, jobId, w, state.hold);
+      }
+    }
+    for (const key of [...this.offlineSince.keys()]) if (!this.states.some((s) => s.queueKey === key)) this.offlineSince.delete(key);
+  }
+
+  /** Removes a unit's job if no worker holds it (BullMQ refuses to remove a locked job), then ends its waiter. */
+  private async withdraw(conn: Conn, jobId: string, w: Waiter, hold: PoolLaneState['hold']): Promise<void> {
+    w.withdrawing = true;
+    let removed = false;
+    try {
+      const queue = this.queueOf(conn, w.lane);
+      const job = await withTimeout(Job.fromId(queue, jobId), ADD_TIMEOUT_MS);
+      const state = job ? await withTimeout(job.getState(), ADD_TIMEOUT_MS) : 'unknown';
+      // An active job is removed only when its lock has lapsed (its worker is gone): remove() refuses a locked one.
+      if (job && (state === 'waiting' || state === 'prioritized' || state === 'delayed' || state === 'active')) {
+        await withTimeout(job.remove(), ADD_TIMEOUT_MS);
+        removed = true;
+      }
+    } catch {
+      // Taken by a worker meanwhile, or Redis away: the unit is followed as before.
+    } finally {
+      w.withdrawing = false;
+    }
+    if (!removed || this.waiters.get(jobId) !== w) return;
+    this.waiters.delete(jobId);
+    await conn.client?.del(cancelKey(w.pool, jobId)).catch(() => undefined);
+    w.end({ withdrawn: hold });
+    this.forget(jobId);
   }
 
   /**
@@ -388,7 +459,7 @@ export class PoolTransport implements PoolRuntime {
    */
   private async settle(jobId: string, w: Waiter, hint?: 'ended'): Promise<void> {
     const conn = this.conns.get(w.pool);
-    if (!conn || this.waiters.get(jobId) !== w) return;
+    if (!conn || this.waiters.get(jobId) !== w || w.withdrawing) return;
     let job: Job | undefined;
     let state: string;
     try {
@@ -405,7 +476,7 @@ export class PoolTransport implements PoolRuntime {
     } catch {
       return;
     }
-    if (this.waiters.get(jobId) !== w) return;
+    if (this.waiters.get(jobId) !== w || w.withdrawing) return;
     if (w.adopt && job) {
       const adopt = w.adopt;
       w.adopt = undefined;
@@ -532,10 +603,11 @@ export class PoolTransport implements PoolRuntime {
     return { ok: true, outputs, metadata: { ...result.outcome.metadata, pool: base }, logs, diagnostic: result.diagnostic };
   }
 
+  /** Bounded, Redis reachable or not (docs/pools.md "Stopping while Redis is down"). */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await this.ticking?.catch(() => undefined);
+    if (this.ticking) await settlesWithin(this.ticking, CLOSE_GRACE_MS);
     for (const [jobId, w] of [...this.waiters]) {
       w.end('closed');
       this.forget(jobId);
@@ -543,11 +615,10 @@ export class PoolTransport implements PoolRuntime {
     await Promise.all([...this.conns.values()].map((c) => this.drop(c)));
   }
 
+  /** BullMQ's closes, then every connection of the pool dropped; a close Redis's absence holds up is cut short. */
   private async drop(conn: Conn): Promise<void> {
     this.conns.delete(conn.record.name);
-    await Promise.all([...conn.events.values()].map((e) => e.close().catch(() => undefined)));
-    await Promise.all([...conn.queues.values()].map((q) => q.close().catch(() => undefined)));
-    conn.client?.disconnect();
+    await closeBounded([...[...conn.events.values()].map((e) => e.close()), ...[...conn.queues.values()].map((q) => q.close())], conn.fleet);
   }
 }
 

@@ -74,6 +74,7 @@ export const REASONS_EN: Readonly<Record<ReasonCode, Sentence>> = {
     ? `${laneCap(p, c)} has no worker in service${pool(p)} (${text(p.code)}): its work waits until a worker that can run it joins.`
     : `${laneCap(p, c)} has no live worker${pool(p)}: its work waits until a worker joins.`),
   POOL_TRANSPORT_DOWN: (p, c) => `The pool's transport (Redis) cannot be reached, so ${lane(p, c)} takes no work until it is back.`,
+  POOL_UNIT_WITHDRAWN: (p, c) => `No worker in service took this unit from ${lane(p, c)} within the pool's lease${text(p.code) ? ` (${text(p.code)})` : ''}: it was taken back from the pool's queue and goes to another lane; this is not counted as the item's failure.`,
   WORKER_LOST: (p, c) => `A worker of ${lane(p, c)} stopped answering: its unit goes back to the queue, and this is not counted as the item's failure.`,
   WORKER_OUT_OF_SERVICE: (p, c) => `A worker of ${lane(p, c)} took itself out of service${withCode(p)}; it fails no item, and the lane waits for a worker that can run it.`,
   WORKER_ENGINE_MISSING: (p) => `A worker cannot run the engine the host runs this work with${text(p.engine) ? ` (${text(p.engine)})` : ''}: it took that lane out of service and handed the unit back to the pool; no item fails.`,

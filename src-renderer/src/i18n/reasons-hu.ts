@@ -73,6 +73,7 @@ export const REASONS_HU: Readonly<Record<ReasonCode, Sentence>> = {
     ? `${laneName(p, c)}${pool(p)} nincs szolgálatban lévő munkagépe (${text(p.code)}): a munkája vár, amíg csatlakozik egy munkagép, amely futtatni tudja.`
     : `${laneName(p, c)}${pool(p)} nincs élő munkagépe: a munkája vár, amíg egy munkagép csatlakozik.`),
   POOL_TRANSPORT_DOWN: (p, c) => `A gépcsoport átvitele (Redis) nem érhető el, ezért ${lane(p, c)} nem indul munka, amíg vissza nem tér.`,
+  POOL_UNIT_WITHDRAWN: (p, c) => `Egyetlen szolgálatban lévő munkagép sem vette át ezt az egységet ${lane(p, c)} a gépcsoport bérleti idején belül${text(p.code) ? ` (${text(p.code)})` : ''}: visszakerült a gépcsoport sorából, és egy másik sáv kapja meg; ez nem számít az elem hibájának.`,
   WORKER_LOST: (p, c) => `Egy munkagép ${lane(p, c)} nem válaszol: az egysége visszakerül a sorba, és ez nem számít az elem hibájának.`,
   WORKER_OUT_OF_SERVICE: (p, c) => `Egy munkagép ${lane(p, c)} kivonta magát a szolgálatból${withCode(p)}; egy elemet sem buktat el, és a sáv olyan munkagépre vár, amely futtatni tudja.`,
   WORKER_ENGINE_MISSING: (p) => `Egy munkagép nem tudja futtatni azt a motort, amellyel a gazdagép ezt a munkát végzi${text(p.engine) ? ` (${text(p.engine)})` : ''}: kivonta azt a sávot a szolgálatból, és visszaadta az egységet a gépcsoportnak; egy elemet sem buktat el.`,
