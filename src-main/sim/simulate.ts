@@ -82,7 +82,7 @@ export interface SimOptions {
 /** How often onProgress is told: rarely enough to cost nothing per pick. */
 const PROGRESS_PICKS = 4096;
 
-function bindingsFor(s: Scenario): EngineBinding[] {
+export function bindingsFor(s: Scenario): EngineBinding[] {
   const out: EngineBinding[] = [];
   for (const op of SCENARIO_OPERATIONS) {
     const list = engineList(s.engines[op.id as keyof Scenario['engines']]) ?? [{ lane: REFERENCE_COSTS[op.id].lane, secondsFixed: REFERENCE_COSTS[op.id].secondsFixed, secondsPerMediaSecond: REFERENCE_COSTS[op.id].secondsPerMediaSecond }];
