@@ -14,6 +14,7 @@ import { baseLane } from '../../src-shared/catalog/pool-lanes';
 import { SCENARIO_OPERATION_IDS } from './operations';
 import { simulate, type SimOptions, type SimOutput, type TraceEvent } from './simulate';
 import { fastRefusal, fastSimulate } from './fast/fast-simulate';
+import { SlotTimeline } from './timeline';
 import { holdsAtEnd, PREVIEW_HOLDS_EXPLAINED, SpanCollector } from './preview-detail';
 import type { PreviewHoldDto } from '../../src-shared/api/window-contract';
 import type { PolicyNode } from '../../src-shared/policy/tree';
@@ -188,7 +189,7 @@ export function previewOutcome(built: PreviewScenario, tree: unknown, sim: Previ
   const uploadStart = new Map<OperationId, number>();
   const uploadFinished = new Set<OperationId>();
   let uploadDone: number | null = null;
-  const segments: { lane: string; slot: number; operation: OperationId; start: number; end: number; units: number }[] = [];
+  const timeline = new SlotTimeline();
   // Per lane, per slot: the unit that started there and has not ended yet.
   const open = new Map<string, ({ operation: OperationId; start: number } | undefined)[]>();
   const openOn = (lane: string) => {
@@ -216,7 +217,7 @@ export function previewOutcome(built: PreviewScenario, tree: unknown, sim: Previ
       } else if (e.operation !== 'sync') {
         lastEnd.set(e.operation, Math.max(lastEnd.get(e.operation) ?? 0, e.t));
       }
-      if (started) segments.push({ lane: e.lane, slot: e.slot, operation: e.operation, start: started.start, end: e.t, units: 1 });
+      if (started) timeline.add(e.lane, e.slot, e.operation, started.start, e.t);
     }
     spans.add(e);
   };
@@ -258,7 +259,7 @@ export function previewOutcome(built: PreviewScenario, tree: unknown, sim: Previ
       doneAfterS: hasUpload && needs.every((op) => uploadFinished.has(op)) ? round(uploadDone ?? 0) : null,
     },
     lanes: Object.entries(out.metrics.lanes).map(([lane, l]) => ({ lane, slots: l.slots, busyS: l.busyS, utilization: l.utilization })),
-    timeline: joinSegments(segments, end),
+    timeline: timeline.joined(end, MAX_SEGMENTS, round),
     picks: out.metrics.picks,
   };
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Host } from '../../src-main/host/host';
 import { loadCorpus } from '../../src-main/bench/load-corpus';
 import { generateCorpus } from '../../src-shared/corpus/generate';
-import { NEW_UPLOAD_AT_S, previewOutcome, previewScenario, type LiveState } from '../../src-main/sim/preview';
+import { joinSegments, NEW_UPLOAD_AT_S, previewOutcome, previewScenario, type LiveState } from '../../src-main/sim/preview';
 import { holdsAtEnd, PREVIEW_HOLDS_EXPLAINED } from '../../src-main/sim/preview-detail';
 import { parseScenario } from '../../src-main/sim/scenario';
 import { simulate } from '../../src-main/sim/simulate';
@@ -151,7 +151,18 @@ describe('the in-memory preview simulation gives the exact simulation\'s answer'
   it('the preview answer is the same through either simulation', () => {
     const built = previewScenario(host.db, live({ paused: ['cpu'] }));
     for (const tree of [TREES.default, TREES.perChannel]) {
-      expect(previewOutcome(built, tree)).toEqual(previewOutcome(built, tree, { exact: true }));
+      const fast = previewOutcome(built, tree);
+      expect(fast).toEqual(previewOutcome(built, tree, { exact: true }));
+      // The timeline kept per slot is joinSegments' answer over the trace's units.
+      const trace = simulate(parseScenario({ ...built.scenario, tree })).trace as { t: number; event: string; lane: string; slot: number; operation: OperationId }[];
+      const open = new Map<string, number>();
+      const segments: { lane: string; slot: number; operation: OperationId; start: number; end: number; units: number }[] = [];
+      for (const e of trace) {
+        const key = `${e.lane}/${e.slot}`;
+        if (e.event === 'start') open.set(key, e.t);
+        else if (e.event === 'end') segments.push({ lane: e.lane, slot: e.slot, operation: e.operation, start: open.get(key)!, end: e.t, units: 1 });
+      }
+      expect(fast.timeline).toEqual(joinSegments(segments, Math.max(...trace.map((e) => e.t))));
     }
     expect(NEW_UPLOAD_AT_S).toBe(1);
   });

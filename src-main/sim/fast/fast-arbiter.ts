@@ -73,6 +73,7 @@ export class FastArbiter {
   private readonly runnableNodes = new Map<string, ReadonlySet<CompiledNode>>();
   private readonly leafHandles = new Map<EngineBinding[], ReturnType<WorkModel['handle']>[]>();
   private runSeq = 0;
+  private readonly laneOps = new Map<string, Int32Array>();
   private readonly baseLanes = new Map<string, LaneConfig[]>();
   private readonly leafOrdinal = new Map<CompiledNode, number>();
   private readonly memoStamp: Float64Array;
@@ -251,11 +252,24 @@ export class FastArbiter {
   hasMatchedWork(lane: string, now: number): boolean {
     // "None" stays none until a row becomes ready: time alone only ages items out of a publish window
     // (the arbiter's idle stamps, docs/decisions.md).
-    if (this.idleAt.get(lane) === this.work.readyVersion) return false;
+    const stamp = this.laneStamp(lane);
+    if (this.idleAt.get(lane) === stamp) return false;
     const runnable = this.runnable(lane);
     const matched = this.tree.leaves.some((leaf) => runnable.has(leaf) && this.leafCandidate(leaf, lane, now, 'open') !== undefined);
-    if (!matched) this.idleAt.set(lane, this.work.readyVersion);
+    if (!matched) this.idleAt.set(lane, stamp);
     return matched;
+  }
+
+  /** Sums the ready versions of the operations bound on the lane (Arbiter.laneStamp; the tree and channels never change here). */
+  private laneStamp(lane: string): number {
+    let ops = this.laneOps.get(lane);
+    if (!ops) {
+      ops = Int32Array.from(this.bindingsOn(lane), (b) => this.work.opIndex.get(b.operation)!);
+      this.laneOps.set(lane, ops);
+    }
+    let stamp = 0;
+    for (const op of ops) stamp += this.work.readyVersions[op];
+    return stamp;
   }
 
   /** Whether anything runs on the lane. */
@@ -270,7 +284,7 @@ export class FastArbiter {
     for (const lane of this.lanes) {
       for (let slot = 0; slot < lane.slots; slot++) {
         if (!this.slots.isFree(lane.queueKey, slot)) continue;
-        const unit = this.idleAt.get(lane.queueKey) === this.work.readyVersion ? null : this.pickFor(lane, slot, now);
+        const unit = this.idleAt.get(lane.queueKey) === this.laneStamp(lane.queueKey) ? null : this.pickFor(lane, slot, now);
         if (!unit) {
           if (!this.laneHold(lane, now)) this.hasMatchedWork(lane.queueKey, now);
           break;

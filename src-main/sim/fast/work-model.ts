@@ -69,8 +69,8 @@ export class WorkModel {
   private readonly output: Uint8Array[];
   private readonly since: Float64Array[];
   private readonly readyFlag: Uint8Array[];
-  /** Moves whenever a row becomes ready (WorkStore.readyRaises): a lane with no work keeps none until it moves. */
-  readyVersion = 0;
+  /** Per operation, moves whenever a row becomes ready (WorkStore.readyRaises): a lane with no work keeps none until one of its operations' moves. */
+  readonly readyVersions: Float64Array;
   /** Whether any channel syncs on an interval (else no sync ever goes stale). */
   private readonly anyInterval: boolean;
   /** Per operation and channel: reachable rows (missing + stale), what heaviest ranks by. */
@@ -104,6 +104,7 @@ export class WorkModel {
     this.output = this.ops.map((_, op) => new Uint8Array(rowsOf(op)));
     this.since = this.ops.map((_, op) => new Float64Array(rowsOf(op)).fill(NaN));
     this.readyFlag = this.ops.map((_, op) => new Uint8Array(rowsOf(op)));
+    this.readyVersions = new Float64Array(this.ops.length);
     this.anyInterval = channels.some((c) => c.syncIntervalS !== null);
     this.reachable = this.ops.map(() => new Int32Array(channels.length));
     this.candidates = this.ops.map(() => []);
@@ -257,7 +258,7 @@ export class WorkModel {
     const was = this.readyFlag[op][r] === 1;
     if (was === ready) return;
     this.readyFlag[op][r] = ready ? 1 : 0;
-    if (ready) this.readyVersion++;
+    if (ready) this.readyVersions[op]++;
     for (const h of this.globalHandles[op]) this.mark(h, r, ready);
     for (const h of this.channelHandles[op][ch]) this.mark(h, r, ready);
   }
