@@ -147,7 +147,7 @@ function statesOf(db: Db, ids: readonly string[]): Map<string, Partial<Record<Op
   if (ids.length > 20_000) {
     // Most of a large library: one walk of the work table (rows as arrays) beats tens of thousands of lookups.
     const wanted = new Set(ids);
-    for (const [itemId, operation, state] of db.prepare('SELECT item_id, operation, state FROM work').raw(true).iterate() as IterableIterator<[string, OperationId, WorkState]>) {
+    for (const [itemId, operation, state] of db.prepare('SELECT item_id, operation, state FROM work').raw(true).all() as [string, OperationId, WorkState][]) {
       if (wanted.has(itemId)) add(itemId, operation, state);
     }
     return out;

@@ -73,9 +73,14 @@ export class WorkModel {
   readonly readyVersions: Float64Array;
   /** Whether any channel syncs on an interval (else no sync ever goes stale). */
   private readonly anyInterval: boolean;
+  private staleMin: number | null | undefined = undefined;
   /** Per operation and channel: reachable rows (missing + stale), what heaviest ranks by. */
   private readonly reachable: Int32Array[];
-  private readonly index: OrderIndex[][];
+  /** Per operation and order, built when a leaf first asks (most pairs are never asked). */
+  private readonly index: (OrderIndex | undefined)[][];
+  /** Items' and channels' places in id order (cmp), so the orders compare numbers only. */
+  private itemRank: Int32Array | null = null;
+  private channelRank: Int32Array | null = null;
   private readonly handles = new Map<string, ReadyHandle>();
   private readonly globalHandles: ReadyHandle[][];
   private readonly channelHandles: ReadyHandle[][][];
@@ -108,29 +113,52 @@ export class WorkModel {
     this.anyInterval = channels.some((c) => c.syncIntervalS !== null);
     this.reachable = this.ops.map(() => new Int32Array(channels.length));
     this.candidates = this.ops.map(() => []);
-    this.index = this.ops.map((_, op) => ORDERS.map((order) => this.buildIndex(op, order)));
+    this.index = this.ops.map(() => ORDERS.map(() => undefined));
     this.globalHandles = this.ops.map(() => []);
     this.channelHandles = this.ops.map(() => channels.map(() => []));
     this.itemOps = ITEM_OPERATIONS.map((spec) => ({ op: this.opIndex.get(spec.id)!, deps: itemDependencies(spec).map((d) => this.opIndex.get(d)!) }));
     items.forEach((it, k) => { for (const op of it.have) this.output[this.opIndex.get(op)!][k] = 1; });
   }
 
+  private orderIndex(op: number, order: IndexedOrder): OrderIndex {
+    const o = ORDERS.indexOf(order);
+    let idx = this.index[op][o];
+    if (!idx) {
+      idx = this.buildIndex(op, order);
+      this.index[op][o] = idx;
+    }
+    return idx;
+  }
+
+  private ranks(op: number): Int32Array {
+    const sync = op === this.syncOp;
+    let rank = sync ? this.channelRank : this.itemRank;
+    if (!rank) {
+      const ids = sync ? this.channelIds : this.itemIds;
+      const byId = ids.map((_, i) => i).sort((a, b) => cmp(ids[a], ids[b]));
+      rank = new Int32Array(ids.length);
+      byId.forEach((r, place) => { rank![r] = place; });
+      if (sync) this.channelRank = rank;
+      else this.itemRank = rank;
+    }
+    return rank;
+  }
+
   private buildIndex(op: number, order: IndexedOrder): OrderIndex {
     const n = this.state[op].length;
-    const rows = new Int32Array(n);
-    for (let r = 0; r < n; r++) rows[r] = r;
-    // compareWithin's order over the rows' keys, without building a candidate per comparison.
-    const ids = rows.length > 0 ? [...rows].map((r) => this.idOf(op, r)) : [];
-    const key = Float64Array.from(rows, (r) => (order === 'cheapest' ? this.durationOf(op, r) : this.publishedOf(op, r)));
+    // compareWithin's order (the key, then the id), over numbers only.
+    const rank = this.ranks(op);
+    const key = new Float64Array(n);
+    for (let r = 0; r < n; r++) key[r] = order === 'cheapest' ? this.durationOf(op, r) : this.publishedOf(op, r);
     const sign = order === 'newest' ? -1 : 1;
-    const sorted = [...rows].sort((a, b) => sign * (key[a] - key[b]) || cmp(ids[a], ids[b]));
+    const sorted = Array.from({ length: n }, (_, r) => r).sort((a, b) => sign * (key[a] - key[b]) || rank[a] - rank[b]);
+    const rows = Int32Array.from(sorted);
     const pos = new Int32Array(n);
     const keys = new Float64Array(n);
-    sorted.forEach((r, p) => {
-      rows[p] = r;
-      pos[r] = p;
-      keys[p] = order === 'cheapest' ? this.durationOf(op, r) : this.publishedOf(op, r);
-    });
+    for (let p = 0; p < n; p++) {
+      pos[rows[p]] = p;
+      keys[p] = key[rows[p]];
+    }
     return { rows, pos, keys };
   }
 
@@ -208,6 +236,8 @@ export class WorkModel {
   /** Syncs whose interval has run out by `now` go stale (DueTimes.advance). */
   advance(now: number): void {
     if (!this.anyInterval) return;
+    const next = this.firstStale();
+    if (next === null || next > now) return;
     for (let c = 0; c < this.syncStaleAt.length; c++) {
       const at = this.syncStaleAt[c];
       if (!Number.isNaN(at) && at <= now && this.state[this.syncOp][c] === 0) this.deriveSync(c, now);
@@ -217,6 +247,8 @@ export class WorkModel {
   /** The earliest time a done sync goes stale after `now`, or null (DueTimes.nextStale). */
   nextStale(now: number): number | null {
     if (!this.anyInterval) return null;
+    const first = this.firstStale();
+    if (first === null || first > now) return first;
     let next: number | null = null;
     for (let c = 0; c < this.syncStaleAt.length; c++) {
       const at = this.syncStaleAt[c];
@@ -225,7 +257,21 @@ export class WorkModel {
     return next;
   }
 
+  /** The earliest stale time of a done sync (DueTimes' remembered time), kept until a sync's state changes. */
+  private firstStale(): number | null {
+    if (this.staleMin === undefined) {
+      let min: number | null = null;
+      for (let c = 0; c < this.syncStaleAt.length; c++) {
+        const at = this.syncStaleAt[c];
+        if (!Number.isNaN(at) && this.state[this.syncOp][c] === 0 && (min === null || at < min)) min = at;
+      }
+      this.staleMin = min;
+    }
+    return this.staleMin;
+  }
+
   private deriveSync(c: number, now: number): void {
+    this.staleMin = undefined;
     const at = this.syncStaleAt[c];
     const state = deriveState({ outputFingerprint: 'v1:', expectedFingerprint: 'v1:', staleAt: Number.isNaN(at) ? null : at, deferral: null, inputGone: false }, [], now);
     this.writeState(this.syncOp, c, state, now);
@@ -236,7 +282,11 @@ export class WorkModel {
       if (this.state[op][k] === ABSENT) continue;
       let state: WorkState;
       if (this.output[op][k] === 1) state = 'done';
-      else state = deps.every((d) => this.state[d][k] === 0) ? 'missing' : 'blocked';
+      else {
+        let ready = true;
+        for (const d of deps) if (this.state[d][k] !== 0) { ready = false; break; }
+        state = ready ? 'missing' : 'blocked';
+      }
       this.writeState(op, k, state, now);
     }
   }
@@ -279,11 +329,11 @@ export class WorkModel {
     let h = this.handles.get(key);
     if (h) return h;
     const set = channels === null ? null : new Set(channels.map((c) => this.channelIndex.get(c)).filter((c): c is number => c !== undefined));
-    h = { op, order, index: this.index[op][ORDERS.indexOf(order)], channels: set, set: new RankSet(this.state[op].length) };
+    h = { op, order, index: this.orderIndex(op, order), channels: set, set: new RankSet(this.state[op].length) };
     this.handles.set(key, h);
     if (set === null) this.globalHandles[op].push(h);
     else for (const c of set) this.channelHandles[op][c].push(h);
-    const idx = this.index[op][ORDERS.indexOf(order)];
+    const idx = h.index;
     for (let r = 0; r < this.state[op].length; r++) {
       if (this.isReady(op, r) && (set === null || set.has(this.channelOf(op, r)))) h.set.add(idx.pos[r]);
     }
@@ -342,7 +392,7 @@ export class WorkModel {
 
   /** An operation's rows in an order (every row, whatever its state). */
   rowsInOrder(op: number, order: IndexedOrder): Int32Array {
-    return this.index[op][ORDERS.indexOf(order)].rows;
+    return this.orderIndex(op, order).rows;
   }
 
   /** Per operation, the rows in each state (the work_counts table summed over channels). */
