@@ -20,11 +20,16 @@ import type { PreviewHoldDto } from '../../src-shared/api/window-contract';
 import type { PolicyNode } from '../../src-shared/policy/tree';
 
 /**
- * Items simulated at most; a larger library is sampled evenly (every k-th by channel and date). A
- * whole 78,000-item library takes minutes (docs/window.md "Rules and the preview"), so the window
- * keeps the sample; `backlot bench preview --max-items` measures the whole one.
+ * Items simulated at most on the real host (a preview with pool lanes: sim/fast/fast-simulate.ts
+ * fastRefusal); a larger library is sampled evenly (every k-th by channel and date), since the real
+ * host takes minutes for a whole 78,000-item library (docs/window.md "Rules and the preview").
  */
 export const PREVIEW_MAX_ITEMS = 3000;
+/**
+ * Items simulated at most in memory: the whole library up to this size (78,000 items take seconds,
+ * docs/benchmarks.md "What-if preview on the whole library"); a larger one is sampled as above.
+ */
+export const PREVIEW_MAX_ITEMS_IN_MEMORY = 250_000;
 /** The new upload arrives one second in, while the backlog holds every slot it can. */
 export const NEW_UPLOAD_AT_S = 1;
 /** The timeline's segments at most: neighbouring units of one operation on a slot are joined. */
@@ -57,7 +62,7 @@ export interface PreviewScenario {
 type ItemRow = { id: string; channel_id: string; published_at: number; duration_s: number | null };
 
 /** Builds the scenario from the database and the host's live state. */
-export function previewScenario(db: Db, live: LiveState, maxItems = PREVIEW_MAX_ITEMS): PreviewScenario {
+export function previewScenario(db: Db, live: LiveState, maxItems = live.lanes.some((l) => l.pool !== undefined) ? PREVIEW_MAX_ITEMS : PREVIEW_MAX_ITEMS_IN_MEMORY): PreviewScenario {
   const channels = db.prepare('SELECT id, kind, platform, sync_interval_s FROM channels WHERE removed_at IS NULL ORDER BY id').all() as { id: string; kind: string; platform: string; sync_interval_s: number | null }[];
   const live_ = new Set(channels.map((c) => c.id));
   const all = (db.prepare('SELECT id, channel_id, published_at, duration_s FROM items ORDER BY channel_id, published_at DESC, id').all() as ItemRow[])
