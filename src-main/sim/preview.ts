@@ -198,8 +198,8 @@ export function previewOutcome(built: PreviewScenario, tree: unknown, sim: Previ
   const uploadFinished = new Set<OperationId>();
   let uploadDone: number | null = null;
   const timeline = new SlotTimeline();
-  // Per lane, per slot: the unit that started there and has not ended yet.
-  const open = new Map<string, ({ operation: OperationId; start: number } | undefined)[]>();
+  // Per lane, per slot: when the unit that started there and has not ended yet started.
+  const open = new Map<string, (number | undefined)[]>();
   const openOn = (lane: string) => {
     let slots = open.get(lane);
     if (!slots) {
@@ -212,7 +212,7 @@ export function previewOutcome(built: PreviewScenario, tree: unknown, sim: Previ
   const read = (e: ReadEvent) => {
     if (e.event === 'start') {
       if (e.item === NEW_UPLOAD_ID && !uploadStart.has(e.operation)) uploadStart.set(e.operation, e.t - NEW_UPLOAD_AT_S);
-      openOn(e.lane)[e.slot] = { operation: e.operation, start: e.t };
+      openOn(e.lane)[e.slot] = e.t;
     } else if (e.event === 'end') {
       const slots = openOn(e.lane);
       const started = slots[e.slot];
@@ -225,7 +225,7 @@ export function previewOutcome(built: PreviewScenario, tree: unknown, sim: Previ
       } else if (e.operation !== 'sync') {
         lastEnd.set(e.operation, Math.max(lastEnd.get(e.operation) ?? 0, e.t));
       }
-      if (started) timeline.add(e.lane, e.slot, e.operation, started.start, e.t);
+      if (started !== undefined) timeline.add(e.lane, e.slot, e.operation, started, e.t);
     }
     spans.add(e);
   };

@@ -214,8 +214,9 @@ export class FastArbiter {
   private runningCounter(): (node: CompiledNode) => number {
     // Only nodes with maxWorkers ask: the slot table is read at the first question of a pick.
     let byLeaf: Map<string | null, number> | null = null;
-    const memo = new Map<CompiledNode, number>();
+    let memo: Map<CompiledNode, number> | null = null;
     const count = (node: CompiledNode): number => {
+      memo ??= new Map();
       const known = memo.get(node);
       if (known !== undefined) return known;
       byLeaf ??= this.slots.runningByLeaf();

@@ -50,6 +50,8 @@ const NONE = -1;
 /** State codes kept in typed arrays; ABSENT is a row whose item has not arrived yet. */
 const STATES: readonly WorkState[] = ['done', 'missing', 'stale', 'blocked'];
 const ABSENT = 255;
+/** The states a simulation without failures, deletions or removals reaches (fastRefusal keeps the others out). */
+const STATE_CODE: Partial<Record<WorkState, number>> = { done: 0, missing: 1, stale: 2, blocked: 3 };
 
 export class WorkModel {
   readonly ops: readonly OperationId[] = SCENARIO_OPERATION_IDS;
@@ -204,13 +206,13 @@ export class WorkModel {
     const interval = this.syncInterval[c];
     this.syncStaleAt[c] = Number.isNaN(interval) ? NaN : interval;
     this.output[this.syncOp][c] = 1;
-    this.state[this.syncOp][c] = STATES.indexOf('blocked');
+    this.state[this.syncOp][c] = STATE_CODE.blocked!;
     this.deriveSync(c, now);
   }
 
   /** An item arrives (the library's seeding, or an `item` event): its rows are created blocked and derived. */
   addItem(k: number, now: number): void {
-    for (const { op } of this.itemOps) this.state[op][k] = STATES.indexOf('blocked');
+    for (const { op } of this.itemOps) this.state[op][k] = STATE_CODE.blocked!;
     this.deriveItem(k, now);
   }
 
@@ -292,13 +294,20 @@ export class WorkModel {
   }
 
   private writeState(op: number, r: number, state: WorkState, now: number): void {
+    const code = STATE_CODE[state];
+    if (code === undefined) throw new Error(`the in-memory simulation reached a state it does not model: ${state}`);
     const before = this.state[op][r];
+    if (before === code) {
+      // Nothing moved: the state, its reachable time and readiness stay (WorkStore.writeState writes nothing).
+      this.setReady(op, r, (code === 1 || code === 2) && this.claimed[op][r] === 0);
+      return;
+    }
     const beforeState = STATES[before];
     const reachable = isReachable(state);
     const wasReachable = beforeState !== undefined && isReachable(beforeState);
     const sinceBefore = this.since[op][r];
     this.since[op][r] = reachable ? (wasReachable && !Number.isNaN(sinceBefore) ? sinceBefore : now) : NaN;
-    this.state[op][r] = STATES.indexOf(state);
+    this.state[op][r] = code;
     if (wasReachable !== reachable) this.reachable[op][this.channelOf(op, r)] += reachable ? 1 : -1;
     this.setReady(op, r, reachable && this.claimed[op][r] === 0);
   }
