@@ -5,7 +5,15 @@
 import type { Db } from '../db/connection';
 import type { UnitOfWork } from '../db/unit-of-work';
 
-export class FairnessStore {
+/** What a pick reads and moves of the fairness state (the preview's in-memory simulation keeps its own: sim/fast). */
+export interface FairnessState {
+  weight(nodeId: string): number;
+  last(nodeId: string): string | null;
+  setWeight(nodeId: string, value: number): void;
+  setLast(nodeId: string, child: string): void;
+}
+
+export class FairnessStore implements FairnessState {
   private readonly current = new Map<string, number>();
   private readonly lastChild = new Map<string, string | null>();
   private readonly dirty = new Set<string>();

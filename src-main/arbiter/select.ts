@@ -4,7 +4,7 @@
 // full child lets the slot fall through to its siblings.
 import type { CompiledNode, CompiledTree } from './compile-tree';
 import type { Candidate } from './candidates';
-import type { FairnessStore } from './fairness';
+import type { FairnessState } from './fairness';
 import { swrrPick, type SwrrCandidate } from '../../src-shared/policy/swrr';
 import { assertNever } from '../../src-shared/states/states';
 
@@ -16,7 +16,7 @@ export interface SelectionContext {
   runningIn(node: CompiledNode): number;
   /** Some non-passive leaf has reachable work on this lane or runs work on it. */
   nonPassiveBusy: boolean;
-  fairness: FairnessStore;
+  fairness: FairnessState;
   /** The nodes that could have a candidate on this lane at all (LeafCandidates.runnable); others are never asked. */
   runnable?: ReadonlySet<CompiledNode>;
 }
@@ -49,7 +49,7 @@ export function select(ctx: SelectionContext): Selection | null {
   return { leaf: node, candidate: ctx.candidateOf(node)! };
 }
 
-function chooseChild(group: CompiledNode, open: CompiledNode[], fairness: FairnessStore): CompiledNode {
+function chooseChild(group: CompiledNode, open: CompiledNode[], fairness: FairnessState): CompiledNode {
   switch (group.mode) {
     case 'strict':
       return open[0];

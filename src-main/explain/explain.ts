@@ -78,7 +78,7 @@ function missingInputReason(host: Host, row: WorkRow): Reason {
   return { code: 'MEDIA_GONE', params: {} };
 }
 
-function matches(leaf: CompiledNode, lane: string, row: WorkRow, now: number): boolean {
+export function matches(leaf: CompiledNode, lane: string, row: WorkRow, now: number): boolean {
   if (leaf.matchesNothing || (leaf.lane !== null && !laneMatches(leaf.lane, lane))) return false;
   if (leaf.operations !== null && !leaf.operations.has(row.operation)) return false;
   if (leaf.channels !== null && !leaf.channels.includes(row.channel_id)) return false;

@@ -44,7 +44,7 @@ export class LaneHolds {
 }
 
 /** The pause gate: the one definition of "this lane is paused" in the chain. */
-export function pauseGate(holds: LaneHolds): LaneGate {
+export function pauseGate(holds: Pick<LaneHolds, 'heldBy'>): LaneGate {
   return {
     id: 'pause',
     hold: ({ lane }) => {

@@ -26,45 +26,68 @@ type Span = { firstStartS: number | null; finishS: number | null; units: number 
  * First start and last finish per node (a group counts its leaves' work) and per channel, from the
  * simulation's trace. Times are multiplied by the sampling scale, as the operations' estimates are.
  */
-export function spansOf(trace: readonly SpanEvent[], tree: PolicyNode, channelIds: readonly string[], scale: number): {
+export function spansOf(trace: readonly SpanEvent[], tree: PolicyNode, channelIds: readonly string[], scale: number): SpansDto {
+  const spans = new SpanCollector(tree, channelIds);
+  for (const e of trace) spans.add(e);
+  return spans.result(scale);
+}
+
+type SpansDto = {
   nodes: (PreviewSpanDto & { node: string })[];
   channels: (PreviewSpanDto & { channel: string })[];
-} {
-  const ancestors = new Map<string, string[]>();
-  const order: string[] = [];
-  for (const { node, ancestors: up } of walkTree(tree)) {
-    order.push(node.id);
-    ancestors.set(node.id, [...up.map((a) => a.id), node.id]);
-  }
-  const nodes = new Map<string, Span>(order.map((id) => [id, { firstStartS: null, finishS: null, units: 0 }]));
-  const channels = new Map<string, Span>(channelIds.map((id) => [id, { firstStartS: null, finishS: null, units: 0 }]));
-  const runNode = new Map<unknown, string>();
-  const touch = (span: Span | undefined, e: SpanEvent) => {
-    if (!span) return;
-    if (e.event === 'start') {
-      span.firstStartS = span.firstStartS === null ? e.t : Math.min(span.firstStartS, e.t);
-    } else if (e.outcome === 'done') {
-      span.finishS = Math.max(span.finishS ?? 0, e.t);
-      span.units++;
+};
+
+/** spansOf one trace event at a time, so a simulation can hand its events over without keeping them. */
+export class SpanCollector {
+  private readonly ancestors = new Map<string, Span[]>();
+  private readonly order: string[] = [];
+  private readonly nodes: Map<string, Span>;
+  private readonly channels: Map<string, Span>;
+  private readonly runNode = new Map<unknown, string>();
+
+  constructor(tree: PolicyNode, private readonly channelIds: readonly string[]) {
+    const up = new Map<string, string[]>();
+    for (const { node, ancestors } of walkTree(tree)) {
+      this.order.push(node.id);
+      up.set(node.id, [...ancestors.map((a) => a.id), node.id]);
     }
-  };
-  for (const e of trace) {
-    if (e.event !== 'start' && e.event !== 'end') continue;
-    if (e.event === 'start' && typeof e.node === 'string') runNode.set(e.run, e.node);
-    const leaf = runNode.get(e.run);
-    if (e.event === 'end') runNode.delete(e.run);
-    for (const id of leaf ? ancestors.get(leaf) ?? [] : []) touch(nodes.get(id), e);
-    if (typeof e.channel === 'string') touch(channels.get(e.channel), e);
+    this.nodes = new Map<string, Span>(this.order.map((id) => [id, { firstStartS: null, finishS: null, units: 0 }]));
+    this.channels = new Map<string, Span>(channelIds.map((id) => [id, { firstStartS: null, finishS: null, units: 0 }]));
+    for (const [id, path] of up) this.ancestors.set(id, path.map((a) => this.nodes.get(a)).filter((x): x is Span => x !== undefined));
   }
-  const scaled = (s: Span): Span => ({
-    firstStartS: s.firstStartS === null ? null : round(s.firstStartS * scale),
-    finishS: s.finishS === null ? null : round(s.finishS * scale),
-    units: s.units,
-  });
-  return {
-    nodes: order.map((id) => ({ node: id, ...scaled(nodes.get(id)!) })),
-    channels: channelIds.map((id) => ({ channel: id, ...scaled(channels.get(id)!) })),
-  };
+
+  add(e: SpanEvent): void {
+    if (e.event !== 'start' && e.event !== 'end') return;
+    if (e.event === 'start' && typeof e.node === 'string') this.runNode.set(e.run, e.node);
+    const leaf = this.runNode.get(e.run);
+    if (e.event === 'end') this.runNode.delete(e.run);
+    for (const span of leaf ? this.ancestors.get(leaf) ?? [] : []) touch(span, e);
+    if (typeof e.channel === 'string') {
+      const span = this.channels.get(e.channel);
+      if (span) touch(span, e);
+    }
+  }
+
+  result(scale: number): SpansDto {
+    const scaled = (s: Span): Span => ({
+      firstStartS: s.firstStartS === null ? null : round(s.firstStartS * scale),
+      finishS: s.finishS === null ? null : round(s.finishS * scale),
+      units: s.units,
+    });
+    return {
+      nodes: this.order.map((id) => ({ node: id, ...scaled(this.nodes.get(id)!) })),
+      channels: this.channelIds.map((id) => ({ channel: id, ...scaled(this.channels.get(id)!) })),
+    };
+  }
+}
+
+function touch(span: Span, e: SpanEvent): void {
+  if (e.event === 'start') {
+    span.firstStartS = span.firstStartS === null ? e.t : Math.min(span.firstStartS, e.t);
+  } else if (e.outcome === 'done') {
+    span.finishS = Math.max(span.finishS ?? 0, e.t);
+    span.units++;
+  }
 }
 
 /**

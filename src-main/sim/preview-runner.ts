@@ -1,7 +1,8 @@
 // Runs the what-if preview in two worker threads, one tree each, and answers with both outcomes, or
-// refuses a tree the simulator cannot take with the field it names. The library is seeded once: the
-// stored tree's worker keeps a copy of it, and the edited tree's worker starts from that copy, so
-// the two simulations run side by side (docs/benchmarks.md "What-if preview").
+// refuses a tree the simulator cannot take with the field it names. In memory (sim/fast) both start
+// at once; on the real host the library is seeded once: the stored tree's worker keeps a copy of it,
+// and the edited tree's worker starts from that copy, so the two simulations run side by side
+// (docs/benchmarks.md "What-if preview").
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import fs from 'node:fs';
@@ -10,7 +11,7 @@ import path from 'node:path';
 import { builtMainFile } from '../system/app-layout';
 import type { PreviewOutcomeDto, PreviewResultDto } from '../../src-shared/api/window-contract';
 import { BacklotError } from '../../src-shared/errors';
-import type { PreviewScenario } from './preview';
+import { previewRunsInMemory, type PreviewScenario } from './preview';
 import type { PreviewJob, PreviewWorkerMessage } from './preview-worker';
 
 /** The worker's entry: the built out/main/sim/preview-worker.js, from the sources as from the build. */
@@ -52,6 +53,12 @@ export async function runPreview(built: PreviewScenario, current: unknown, edite
     });
   });
   try {
+    if (previewRunsInMemory(built)) {
+      // In memory (sim/fast): nothing to seed or share, so both trees start at once.
+      const [a, b] = await Promise.all([run(0, { built, tree: current }), run(1, { built, tree: edited })]);
+      onProgress?.(1);
+      return { library: built.library, current: a, edited: b, wallMs: Math.round(performance.now() - t0) };
+    }
     let editedRun: Promise<PreviewOutcomeDto> | null = null;
     let startEdited: () => void = () => {};
     const editedStarted = new Promise<void>((resolve) => { startEdited = resolve; });

@@ -32,12 +32,13 @@ export type TraceEvent = Record<string, unknown>;
 const INSTANTS_PER_COMMIT = 16384;
 
 /**
- * A simulation trades memory for picks: the work store keeps more items (WorkStoreOptions) and
- * SQLite keeps up to 128 MB of the scratch file's pages (the default 2 MB made a 78,000-item
- * library's picks read pages back from the OS; docs/benchmarks.md "Pick throughput").
+ * The simulator's work store keeps as many items as a host's (WorkStoreOptions: 1,024) and SQLite
+ * keeps 16 MB of the scratch file's pages. Session 5 kept 32,768 items and 128 MB: about 620 MB
+ * against 180 MB at 78,000 items for no gain shown on a quiet machine; session 6 measured both
+ * (docs/benchmarks.md "Pick throughput") and took them back.
  */
-const SIM_ITEM_CACHE = 32768;
-const SIM_PAGE_CACHE_KIB = 131072;
+const SIM_ITEM_CACHE = 1024;
+const SIM_PAGE_CACHE_KIB = 16384;
 
 export interface SimOutput {
   trace?: TraceEvent[];
@@ -82,7 +83,7 @@ export interface SimOptions {
 /** How often onProgress is told: rarely enough to cost nothing per pick. */
 const PROGRESS_PICKS = 4096;
 
-function bindingsFor(s: Scenario): EngineBinding[] {
+export function bindingsFor(s: Scenario): EngineBinding[] {
   const out: EngineBinding[] = [];
   for (const op of SCENARIO_OPERATIONS) {
     const list = engineList(s.engines[op.id as keyof Scenario['engines']]) ?? [{ lane: REFERENCE_COSTS[op.id].lane, secondsFixed: REFERENCE_COSTS[op.id].secondsFixed, secondsPerMediaSecond: REFERENCE_COSTS[op.id].secondsPerMediaSecond }];

@@ -152,8 +152,8 @@ export interface WorkStoreOptions {
   settleOrder?: boolean;
   /**
    * How many items' facts and work rows are kept between units (default 1,024, about 3 MB). The
-   * simulator keeps more (docs/benchmarks.md "Pick throughput": a 78,000-item backlog found 66 % of
-   * its items kept with 16,384 and 92 % with 65,536).
+   * simulator kept 32,768 in session 5 for no gain shown on a quiet machine, and keeps the default
+   * again (docs/benchmarks.md "Pick throughput").
    */
   itemCacheLimit?: number;
 }
