@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,6 +11,10 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // Two test files at once even on two cores (vitest's default there is one): most of a file's
+    // time is spent waiting on the processes it starts (engines, serve, workers, redis-server,
+    // Chromium), so a second file uses what the first leaves idle (docs/benchmarks.md "Test command").
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // The command and the engines run from the build: rebuilt first when a source is newer.
     globalSetup: ['test/global-setup.ts'],
     // Every remembered "best ready row" is checked against the index on every use (candidate-memo.ts).
