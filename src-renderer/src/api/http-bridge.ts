@@ -40,7 +40,10 @@ function isApiError(value: unknown): value is { code: string; message: string } 
 function subscribeEvents(win: Window, token: string | null, listener: (event: HostEvent, detail?: HostEventDetail) => void): () => void {
   let socket: WebSocket | null = null;
   let stopped = false;
-  let opened = false;
+  // A socket closed or refused since the last open: events may have gone unheard meanwhile. Also
+  // true when the very first attempt failed (a host stopping as the page opened), though nothing
+  // was ever heard: the views read before they subscribed, so they must read again.
+  let gap = false;
   let delayMs = 500;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -50,8 +53,8 @@ function subscribeEvents(win: Window, token: string | null, listener: (event: Ho
     socket.onopen = () => {
       delayMs = 500;
       // Back after a gap: whatever happened meanwhile was not told, so every view reads again.
-      if (opened) for (const event of HOST_SIGNALS) listener(event);
-      opened = true;
+      if (gap) for (const event of HOST_SIGNALS) listener(event);
+      gap = false;
     };
     socket.onmessage = (message) => {
       try {
@@ -63,6 +66,7 @@ function subscribeEvents(win: Window, token: string | null, listener: (event: Ho
       }
     };
     socket.onclose = () => {
+      gap = true;
       if (stopped) return;
       timer = setTimeout(connect, delayMs);
       delayMs = Math.min(delayMs * 2, 10_000);
