@@ -4,10 +4,8 @@
 // applies them, on the lane that would otherwise take it (a lane that cannot run it is secondary).
 import type { Host } from '../host/host';
 import type { Arbiter } from '../arbiter/arbiter';
-import type { CompiledNode } from '../arbiter/compile-tree';
 import type { Candidate } from '../arbiter/candidates';
-import { laneMatches } from '../../src-shared/catalog/pool-lanes';
-import { isFull } from '../arbiter/select';
+import { reachableLaneReason, type LaneReasonView } from './lane-reasons';
 import { itemDependencies, itemSettlesAfter, operationSpec, type OperationId } from '../../src-shared/catalog/operations';
 import { assertNever, type WorkState } from '../../src-shared/states/states';
 import { BacklotError } from '../../src-shared/errors';
@@ -78,71 +76,24 @@ function missingInputReason(host: Host, row: WorkRow): Reason {
   return { code: 'MEDIA_GONE', params: {} };
 }
 
-export function matches(leaf: CompiledNode, lane: string, row: WorkRow, now: number): boolean {
-  if (leaf.matchesNothing || (leaf.lane !== null && !laneMatches(leaf.lane, lane))) return false;
-  if (leaf.operations !== null && !leaf.operations.has(row.operation)) return false;
-  if (leaf.channels !== null && !leaf.channels.includes(row.channel_id)) return false;
-  if (leaf.publishedWithinS !== null && row.published_at < now - leaf.publishedWithinS) return false;
-  return true;
-}
-
 function reachableReason(arbiter: Arbiter, row: WorkRow, now: number): Reason {
   if (row.claimed) {
     const claim = arbiter.claims.get(`${row.operation}\0${row.item_id}`);
     return { code: 'RUNNING', params: { run: claim?.run_id ?? null } };
   }
   const tree = arbiter.tree(now);
-  const lanes = arbiter.laneConfigs().filter((l) => arbiter.bindingsOn(l.queueKey).some((b) => b.operation === row.operation));
-  const reasons: Reason[] = [];
-  for (const lane of lanes) {
-    const leaves = tree.leaves.filter((leaf) => matches(leaf, lane.queueKey, row, now));
-    if (leaves.length === 0) { reasons.push({ code: 'NOT_MATCHED', params: {} }); continue; }
-    const binding = arbiter.bindingsOn(lane.queueKey).find((b) => b.operation === row.operation)!;
-    if (!binding.preflight.ok) { reasons.push({ code: 'PREFLIGHT_FAILED', params: { lane: lane.queueKey, code: binding.preflight.code } }); continue; }
-    const hold = arbiter.laneHold(lane, now) ?? arbiter.unitSpendHold(lane, { operation: row.operation, itemId: row.item_id, durationS: row.duration_s }, now);
-    if (hold) { reasons.push(hold); continue; }
-    const disk = arbiter.currentDiskMode();
-    if (operationSpec(row.operation).writesMedia && disk !== 'open') { reasons.push({ code: 'DISK_GATE', params: { mode: disk } }); continue; }
-    const runningIn = arbiter.leaves.runningCounter();
-    const memo = new Map<CompiledNode, Candidate | undefined>();
-    const candidateOf = (leaf: CompiledNode) => {
-      if (!memo.has(leaf)) memo.set(leaf, arbiter.leaves.leafCandidate(leaf, lane.queueKey, now, disk));
-      return memo.get(leaf);
-    };
-    const busy = arbiter.leaves.nonPassiveBusy(tree, lane.queueKey, candidateOf);
-    let held: Reason | null = null;
-    let open: CompiledNode | null = null;
-    for (const leaf of leaves) {
-      let full: CompiledNode | null = null;
-      for (let n: CompiledNode | null = leaf; n; n = n.parent) if (isFull(n, { runningIn })) { full = n; break; }
-      const reason: Reason | null = full ? { code: 'NODE_FULL', params: { node: full.id } }
-        : leaf.passive && busy ? { code: 'PASSIVE_BEHIND', params: { node: leaf.passiveAnchor } } : null;
-      if (!reason) { open = leaf; break; }
-      held ??= reason;
-    }
-    if (!open) { reasons.push(held!); continue; }
-    const free = lane.slots - arbiter.runningOn(lane.queueKey).length;
-    const me: Candidate = { operation: row.operation, itemId: row.item_id, channelId: row.channel_id, publishedAt: row.published_at, durationS: row.duration_s, reachableSince: row.reachable_since };
-    const order = open.order === 'heaviest' ? 'newest' : open.order;
-    const minPublished = open.publishedWithinS === null ? -Number.MAX_VALUE : now - open.publishedWithinS;
-    const ahead = arbiter.candidateCount(me, open.channels, order, minPublished);
-    if (ahead < free) return { code: 'READY', params: { lane: lane.queueKey } };
-    reasons.push({ code: 'LANE_BUSY', params: { ahead } });
-  }
-  return primaryReason(reasons);
-}
-
-/** A lane that cannot run this work at all, whatever else happens: no engine check passes, or no slot. */
-const CANNOT_RUN = new Set(['PREFLIGHT_FAILED', 'LANE_NO_SLOTS', 'NOT_MATCHED']);
-
-/**
- * Of the lanes that could take the work, the hold of the first one that could run it names the
- * cause (a paused cpu lane, not the gpu lane that has no GPU here); lanes that cannot run it at
- * all are mentioned only as secondary, in `also` (issue 20 item 4, docs/scheduling.md "Explain").
- */
-export function primaryReason(reasons: readonly Reason[]): Reason {
-  const holding = reasons.find((r) => !CANNOT_RUN.has(r.code));
-  const cannot = reasons.filter((r) => r.code !== 'NOT_MATCHED' && CANNOT_RUN.has(r.code));
-  if (!holding) return cannot[0] ?? { code: 'NOT_MATCHED', params: {} };
-  return cannot.length === 0 ? holding : { code: holding.code, params: { ...holding.params, also: cannot } };
+  const view: LaneReasonView = {
+    lanes: arbiter.laneConfigs(),
+    leaves: tree.leaves,
+    bindingsOn: (lane) => arbiter.bindingsOn(lane),
+    hold: (lane) => arbiter.laneHold(lane, now) ?? arbiter.unitSpendHold(lane, { operation: row.operation, itemId: row.item_id, durationS: row.duration_s }, now),
+    diskMode: () => arbiter.currentDiskMode(),
+    runningCounter: () => arbiter.leaves.runningCounter(),
+    leafCandidate: (leaf, lane, disk) => arbiter.leaves.leafCandidate(leaf, lane, now, disk),
+    nonPassiveBusy: (lane, candidateOf) => arbiter.leaves.nonPassiveBusy(tree, lane, candidateOf),
+    runningOn: (lane) => arbiter.runningOn(lane).length,
+    countAhead: (me, channels, order, minPublished) => arbiter.candidateCount(me, channels, order, minPublished),
+  };
+  const me: Candidate = { operation: row.operation, itemId: row.item_id, channelId: row.channel_id, publishedAt: row.published_at, durationS: row.duration_s, reachableSince: row.reachable_since };
+  return reachableLaneReason(view, me, now);
 }

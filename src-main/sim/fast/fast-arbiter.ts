@@ -20,8 +20,7 @@ import { catalogIndex, itemDependencies, itemSettlesAfter, operationSpec, type O
 import type { PolicyNode } from '../../../src-shared/policy/tree';
 import type { PreviewHoldDto } from '../../../src-shared/api/window-contract';
 import { isStillToRun } from '../../work/work-store';
-import { matches, primaryReason } from '../../explain/explain';
-import { isFull } from '../../arbiter/select';
+import { reachableLaneReason, type LaneReasonView } from '../../explain/lane-reasons';
 import type { WorkModel } from './work-model';
 
 class Fairness implements FairnessState {
@@ -398,45 +397,18 @@ export class FastArbiter {
   }
 
   private reachableReason(op: number, r: number, now: number): Reason {
-    const operation = this.work.ops[op];
-    const me = this.work.candidate(op, r);
-    const row = { operation, channel_id: me.channelId, published_at: me.publishedAt } as Parameters<typeof matches>[2];
-    const lanes = this.lanes.filter((l) => this.bindingsOn(l.queueKey).some((b) => b.operation === operation));
-    const reasons: Reason[] = [];
-    for (const lane of lanes) {
-      const leaves = this.tree.leaves.filter((leaf) => matches(leaf, lane.queueKey, row, now));
-      if (leaves.length === 0) { reasons.push({ code: 'NOT_MATCHED', params: {} }); continue; }
-      const binding = this.bindingsOn(lane.queueKey).find((b) => b.operation === operation)!;
-      if (!binding.preflight.ok) { reasons.push({ code: 'PREFLIGHT_FAILED', params: { lane: lane.queueKey, code: binding.preflight.code } }); continue; }
-      const hold = this.laneHold(lane, now);
-      if (hold) { reasons.push(hold); continue; }
-      const disk = this.currentDiskMode();
-      if (operationSpec(operation).writesMedia && disk !== 'open') { reasons.push({ code: 'DISK_GATE', params: { mode: disk } }); continue; }
-      const runningIn = this.runningCounter();
-      const memo = new Map<CompiledNode, Candidate | undefined>();
-      const candidateOf = (leaf: CompiledNode) => {
-        if (!memo.has(leaf)) memo.set(leaf, this.leafCandidate(leaf, lane.queueKey, now, disk));
-        return memo.get(leaf);
-      };
-      const busy = this.nonPassiveBusy(lane.queueKey, candidateOf);
-      let held: Reason | null = null;
-      let open: CompiledNode | null = null;
-      for (const leaf of leaves) {
-        let full: CompiledNode | null = null;
-        for (let n: CompiledNode | null = leaf; n; n = n.parent) if (isFull(n, { runningIn })) { full = n; break; }
-        const reason: Reason | null = full ? { code: 'NODE_FULL', params: { node: full.id } }
-          : leaf.passive && busy ? { code: 'PASSIVE_BEHIND', params: { node: leaf.passiveAnchor } } : null;
-        if (!reason) { open = leaf; break; }
-        held ??= reason;
-      }
-      if (!open) { reasons.push(held!); continue; }
-      const free = lane.slots - this.slots.runningOn(lane.queueKey).length;
-      const order = open.order === 'heaviest' ? 'newest' : open.order;
-      const minPublished = open.publishedWithinS === null ? -Number.MAX_VALUE : now - open.publishedWithinS;
-      const ahead = this.work.countAhead(me, open.channels, order, minPublished);
-      if (ahead < free) return { code: 'READY', params: { lane: lane.queueKey } };
-      reasons.push({ code: 'LANE_BUSY', params: { ahead } });
-    }
-    return primaryReason(reasons);
+    const view: LaneReasonView = {
+      lanes: this.lanes,
+      leaves: this.tree.leaves,
+      bindingsOn: (lane) => this.bindingsOn(lane),
+      hold: (lane) => this.laneHold(lane, now),
+      diskMode: () => this.currentDiskMode(),
+      runningCounter: () => this.runningCounter(),
+      leafCandidate: (leaf, lane, disk) => this.leafCandidate(leaf, lane, now, disk),
+      nonPassiveBusy: (lane, candidateOf) => this.nonPassiveBusy(lane, candidateOf),
+      runningOn: (lane) => this.slots.runningOn(lane).length,
+      countAhead: (me, channels, order, minPublished) => this.work.countAhead(me, channels, order, minPublished),
+    };
+    return reachableLaneReason(view, this.work.candidate(op, r), now);
   }
 }
