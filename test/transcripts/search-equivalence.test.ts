@@ -55,10 +55,24 @@ afterAll(() => {
   removeTempDirs();
 });
 
-function same(query: string, options: SearchOptions = {}): void {
-  const expected = referenceSearch(host.db, query, options);
-  expect(searchTranscripts(host.searchDb, query, options), `${query} ${JSON.stringify(options)}`).toEqual(expected);
-  expect(searchTranscripts(host.db, query, options)).toEqual(expected);
+/** The search answers as the reference does, on the search connection and on the writer's. */
+function sameOn(h: Host, query: string, options: SearchOptions = {}): void {
+  const expected = referenceSearch(h.db, query, options);
+  expect(searchTranscripts(h.searchDb, query, options), `${query} ${JSON.stringify(options)}`).toEqual(expected);
+  expect(searchTranscripts(h.db, query, options)).toEqual(expected);
+}
+
+const same = (query: string, options: SearchOptions = {}): void => sameOn(host, query, options);
+
+/** The test library as a build of schema `version` left it (the tables it did not have dropped), then opened (upgraded). */
+function upgradedFrom(name: string, version: number, dropped: string[]): Host {
+  const old = tempDir(name);
+  const h = openHost(old);
+  buildLibrary(h);
+  h.db.exec(dropped.map((t) => `DROP TABLE ${t};`).join(' '));
+  h.db.pragma(`user_version = ${version}`);
+  h.close();
+  return openHost(old);
 }
 
 function refusedWith(fn: () => unknown): string {
@@ -178,22 +192,17 @@ describe('the pair index\'s writer', () => {
 });
 
 describe('a library indexed before the pair index', () => {
-  it('gets every segment\'s pair row when it is upgraded, and answers as before', () => {
-    const old = tempDir('before-pairs');
-    let h = openHost(old);
-    buildLibrary(h);
+  it('gets every segment\'s pair and repeats rows when it is upgraded (the backfills of 019 and 020), and answers as before', () => {
     // Back to version 18: no pair index (nor the repeats index and id counter of version 20).
-    h.db.exec('DROP TABLE search_pairs; DROP TABLE search_repeats; DROP TABLE search_next_id');
-    h.db.pragma('user_version = 18');
-    h.close();
-    h = openHost(old);
+    const h = upgradedFrom('before-pairs', 18, ['search_pairs', 'search_repeats', 'search_next_id']);
     try {
       expect(h.db.prepare('SELECT count(*) FROM search_pairs_docsize').pluck().get()).toBe(h.db.prepare('SELECT count(*) FROM search_segments').pluck().get());
       for (const q of ['"költségvetés vitája"', '"a költségvetés vitája"', '"arvizturo tukorfurogep"']) {
         expect(searchIndexFor(h.searchDb, q)).toBe('search_pairs');
-        for (const options of [{}, { channel: 'radio' }, { rankWindow: 2 }]) {
-          expect(searchTranscripts(h.searchDb, q, options)).toEqual(referenceSearch(h.db, q, options));
-        }
+        for (const options of [{}, { channel: 'radio' }, { rankWindow: 2 }]) sameOn(h, q, options);
+      }
+      for (const q of ['"a költségvetés"', 'költségvetés vitája', 'költs*']) {
+        for (const options of [{}, { channel: 'radio' }, { rankWindow: 2 }]) sameOn(h, q, options);
       }
       expect(searchTranscripts(h.searchDb, '"költségvetés vitája"').length).toBeGreaterThan(5);
     } finally {
@@ -226,11 +235,7 @@ describe('ranking one word or one prefix by class (docs/transcripts.md "Ranking 
         const segments = texts.map((t, k) => segmentOf(texts[(k + i) % texts.length], k * 5, k % 2 === 0 ? `${channel}-a` : `${channel}-b`));
         indexTranscript(h, `i${i}`, recordOf(segments.slice(0, 4 + (i % texts.length))), source, { names: (ids) => Object.fromEntries(ids.map((id) => [id, id])) });
       }
-      const check = (q: string, options: SearchOptions) => {
-        const expected = referenceSearch(h.db, q, options);
-        expect(searchTranscripts(h.searchDb, q, options), `${q} ${JSON.stringify(options)}`).toEqual(expected);
-        expect(searchTranscripts(h.db, q, options)).toEqual(expected);
-      };
+      const check = (q: string, options: SearchOptions) => sameOn(h, q, options);
       const before = classRankCounts(h.searchDb).byClass;
       for (const q of ['budget', 'budg*', 'spe*', '"budget"', 'speak', 'matters', 'nothinglikethis', 'budgeti*']) {
         for (const options of [{}, { limit: 1 }, { limit: 3 }, { rankWindow: 4 }, { rankWindow: 7, limit: 2 }, { channel: 'talk' }, { speaker: 'news-a', rankWindow: 5 }]) check(q, options);
@@ -248,39 +253,14 @@ describe('ranking one word or one prefix by class (docs/transcripts.md "Ranking 
     }
   });
 
-  it('gives a library indexed before the pair index its pair and repeats rows when it is upgraded (the backfills of 019 and 020)', () => {
-    const old = tempDir('before-pairs');
-    let h = openHost(old);
-    buildLibrary(h);
-    h.db.exec('DROP TABLE search_pairs; DROP TABLE search_repeats; DROP TABLE search_next_id');
-    h.db.pragma('user_version = 18');
-    h.close();
-    h = openHost(old);
-    try {
-      const segments = h.db.prepare('SELECT count(*) FROM search_segments').pluck().get() as number;
-      expect(h.db.prepare('SELECT count(*) FROM search_pairs_docsize').pluck().get()).toBe(segments);
-      for (const q of ['"költségvetés vitája"', '"a költségvetés"', 'költségvetés vitája', 'költs*']) {
-        for (const options of [{}, { channel: 'radio' }, { rankWindow: 2 }]) expect(searchTranscripts(h.searchDb, q, options)).toEqual(referenceSearch(h.db, q, options));
-      }
-    } finally {
-      h.close();
-    }
-  });
-
   it('gives a library indexed before the repeats index its rows when it is upgraded', () => {
-    const old = tempDir('before-repeats');
-    let h = openHost(old);
-    buildLibrary(h);
-    h.db.exec('DROP TABLE search_repeats; DROP TABLE search_next_id');
-    h.db.pragma('user_version = 19');
-    h.close();
-    h = openHost(old);
+    const h = upgradedFrom('before-repeats', 19, ['search_repeats', 'search_next_id']);
     try {
       const max = h.db.prepare('SELECT max(id) FROM search_segments').pluck().get() as number;
       expect(h.db.prepare('SELECT next FROM search_next_id').pluck().get()).toBe(max + 1);
       expect(h.db.prepare('SELECT count(*) FROM search_repeats_docsize').pluck().get()).toBeGreaterThan(0);
       for (const q of ['költségvetés', 'költs*', 'vitája']) {
-        for (const options of [{}, { channel: 'radio' }, { rankWindow: 2 }]) expect(searchTranscripts(h.searchDb, q, options)).toEqual(referenceSearch(h.db, q, options));
+        for (const options of [{}, { channel: 'radio' }, { rankWindow: 2 }]) sameOn(h, q, options);
       }
     } finally {
       h.close();
