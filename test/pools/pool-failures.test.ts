@@ -14,8 +14,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { addFolder, allDone, backlot, BIN, makeMediaFolder, openDb, removeTempDirs, serve, tempDir, until, type Served, type Snapshot } from '../reliability/fixtures/host';
-import { exitOf, freePort, startRedis, waitForLine, type TestRedis } from './redis-server';
+import { allDone, BIN, openDb, removeTempDirs, serve, tempDir, until, type Served } from '../reliability/fixtures/host';
+import { exitOf, startRedis, waitForLine, type TestRedis } from './redis-server';
+import { pooledLibrary, untilSnapshot } from './pooled-library';
 import { bullOptions } from '../../src-main/pools/transport/connections';
 import { poolBullPrefix } from '../../src-main/pools/transport/job-schema';
 import { TEMP_DIR_NAME } from '../../src-main/engines/commit-output';
@@ -34,11 +35,7 @@ let host: Served | null = null;
 const workers: ChildProcess[] = [];
 const output: string[] = [];
 
-function ok(args: string[]): string {
-  const r = backlot([...args, '--data', data]);
-  if (r.code !== 0) throw new Error(`backlot ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
+let ok: (args: string[]) => string;
 
 async function startWorker(n: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [BIN, 'worker', '--join', path.join(root, 'studio.join'), '--engines', 'test', '--data', path.join(root, `worker-${n}`), '--slots', 'cpu=1'], {
@@ -116,14 +113,7 @@ beforeAll(async () => {
   const redisDir = path.join(root, 'redis');
   fs.mkdirSync(redisDir);
   redis = await startRedis(redisDir, undefined, { persistent: true });
-  data = path.join(root, 'library');
-  addFolder(data, makeMediaFolder(6, 'pool-failures-media'));
-  const doorPort = await freePort();
-  ok(['settings', 'set', 'transport.redisUrl', `redis://backlot-admin@127.0.0.1:${redis.port}`]);
-  ok(['settings', 'set', 'transport.redisPassword', redis.password]);
-  ok(['settings', 'set', 'pools.workerListen', `127.0.0.1:${doorPort}`, '--restart-ok']);
-  ok(['lanes', 'pause', 'cpu']);
-  ok(['pool', 'add', 'studio', '--lanes', 'cpu', '--lease', String(LEASE_S), '--join-file', path.join(root, 'studio.join'), '--worker-listen', `127.0.0.1:${doorPort}`]);
+  ({ data, ok } = await pooledLibrary(root, redis, { items: 6, media: 'pool-failures-media', leaseS: LEASE_S }));
 }, LONG);
 
 afterAll(async () => {
@@ -193,11 +183,7 @@ describe('a pool whose host or Redis is killed mid-unit', () => {
       .catch((e: Error) => { throw explain(e); });
     fs.rmSync(hold);
 
-    let last: Snapshot | undefined;
-    await until('all work done', async () => {
-      last = await host!.call<Snapshot>('snapshot.get');
-      return allDone(last) ? last : undefined;
-    }, LONG, 200).catch((e: Error) => { throw explain(new Error(`${e.message}\nsnapshot: ${JSON.stringify(last)}`)); });
+    await untilSnapshot(host!, 'all work done', allDone, explain);
 
     const db = openDb(data);
     try {

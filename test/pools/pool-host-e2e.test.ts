@@ -9,8 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { addFolder, allDone, backlot, BIN, makeMediaFolder, openDb, removeTempDirs, serve, tempDir, until, type Served, type Snapshot } from '../reliability/fixtures/host';
-import { exitOf, freePort, startRedis, waitForLine, type TestRedis } from './redis-server';
+import { allDone, BIN, openDb, removeTempDirs, serve, tempDir, until, type Served, type Snapshot } from '../reliability/fixtures/host';
+import { exitOf, startRedis, waitForLine, type TestRedis } from './redis-server';
+import { pooledLibrary } from './pooled-library';
 import { bullOptions } from '../../src-main/pools/transport/connections';
 import { poolBullPrefix } from '../../src-main/pools/transport/job-schema';
 import { TEMP_DIR_NAME } from '../../src-main/engines/commit-output';
@@ -26,11 +27,7 @@ const workers: ChildProcess[] = [];
 const workerOutput: string[] = [];
 const workerIds: string[] = [];
 
-function ok(args: string[]): string {
-  const r = backlot([...args, '--data', data]);
-  if (r.code !== 0) throw new Error(`backlot ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
+let ok: (args: string[]) => string;
 
 async function startWorker(n: number, joinFile: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [BIN, 'worker', '--join', joinFile, '--engines', 'test', '--data', path.join(root, `worker-${n}`), '--slots', 'cpu=1'], {
@@ -55,14 +52,7 @@ async function jobCounts(lane: string): Promise<Record<string, number>> {
 beforeAll(async () => {
   root = tempDir('pool-host');
   redis = await startRedis(root);
-  data = path.join(root, 'library');
-  addFolder(data, makeMediaFolder(4, 'pool-media'));
-  const doorPort = await freePort();
-  ok(['settings', 'set', 'transport.redisUrl', `redis://backlot-admin@127.0.0.1:${redis.port}`]);
-  ok(['settings', 'set', 'transport.redisPassword', redis.password]);
-  ok(['settings', 'set', 'pools.workerListen', `127.0.0.1:${doorPort}`, '--restart-ok']);
-  ok(['lanes', 'pause', 'cpu']);
-  ok(['pool', 'add', 'studio', '--lanes', 'cpu', '--lease', '5', '--join-file', path.join(root, 'studio.join'), '--worker-listen', `127.0.0.1:${doorPort}`]);
+  ({ data, ok } = await pooledLibrary(root, redis, { items: 4, media: 'pool-media', leaseS: 5 }));
 }, LONG);
 
 afterAll(async () => {

@@ -11,8 +11,9 @@ import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, LONG, PoolRig } from './pool-fixture';
-import { exitOf, freePort, startRedis, waitForLine, type TestRedis } from './redis-server';
-import { addFolder, backlot, makeMediaFolder, removeTempDirs, serve, tempDir, until, type Served } from '../reliability/fixtures/host';
+import { exitOf, startRedis, waitForLine, type TestRedis } from './redis-server';
+import { pooledLibrary } from './pooled-library';
+import { removeTempDirs, serve, tempDir, until, type Served } from '../reliability/fixtures/host';
 import type { LaneStatusDto } from '../../src-shared/api/contract';
 
 const started: ChildProcess[] = [];
@@ -70,22 +71,11 @@ describe('a stop while Redis is down', () => {
     fs.mkdirSync(holdDir);
     const hold = path.join(holdDir, 'hold');
     redis = await startRedis(root);
-    const data = path.join(root, 'library');
-    addFolder(data, makeMediaFolder(1, 'pool-stop-media'));
-    const doorPort = await freePort();
-    const ok = (args: string[]): void => {
-      const r = backlot([...args, '--data', data]);
-      if (r.code !== 0) throw new Error(`backlot ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-    };
-    ok(['settings', 'set', 'transport.redisUrl', `redis://backlot-admin@127.0.0.1:${redis.port}`]);
-    ok(['settings', 'set', 'transport.redisPassword', redis.password]);
-    ok(['settings', 'set', 'pools.workerListen', `127.0.0.1:${doorPort}`, '--restart-ok']);
-    ok(['lanes', 'pause', 'cpu']);
-    ok(['pool', 'add', 'studio', '--lanes', 'cpu', '--lease', '10', '--join-file', path.join(root, 'studio.join'), '--worker-listen', `127.0.0.1:${doorPort}`]);
+    const { data, joinFile } = await pooledLibrary(root, redis, { items: 1, media: 'pool-stop-media', leaseS: 10 });
 
     host = await serve(data);
     fs.writeFileSync(hold, '');
-    const worker = spawn(process.execPath, [BIN, 'worker', '--join', path.join(root, 'studio.join'), '--engines', 'test', '--data', path.join(root, 'worker'), '--slots', 'cpu=1'], {
+    const worker = spawn(process.execPath, [BIN, 'worker', '--join', joinFile, '--engines', 'test', '--data', path.join(root, 'worker'), '--slots', 'cpu=1'], {
       stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_DATA: '', BACKLOT_TEST_FAULTS: JSON.stringify({ '*': { holdWhile: hold } }) },
     });
     started.push(worker);

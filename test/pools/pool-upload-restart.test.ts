@@ -11,8 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { addFolder, allDone, backlot, BIN, makeMediaFolder, openDb, removeTempDirs, serve, tempDir, until, type Served, type Snapshot } from '../reliability/fixtures/host';
+import { allDone, BIN, openDb, removeTempDirs, serve, tempDir, until, type Served, type Snapshot } from '../reliability/fixtures/host';
 import { exitOf, freePort, startRedis, waitForLine, type TestRedis } from './redis-server';
+import { pooledLibrary, untilSnapshot } from './pooled-library';
 import { DoorProxy, testEngineBytes } from './door-proxy';
 import { bullOptions } from '../../src-main/pools/transport/connections';
 import { poolBullPrefix } from '../../src-main/pools/transport/job-schema';
@@ -30,25 +31,15 @@ let host: Served | null = null;
 let worker: ChildProcess | null = null;
 const said: string[] = [];
 
-function ok(args: string[]): string {
-  const r = backlot([...args, '--data', data]);
-  if (r.code !== 0) throw new Error(`backlot ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
+let ok: (args: string[]) => string;
 
 beforeAll(async () => {
   root = tempDir('pool-upload-restart');
   redis = await startRedis(root);
-  data = path.join(root, 'library');
-  addFolder(data, makeMediaFolder(2, 'pool-upload-media'));
   const doorPort = await freePort();
   proxy = await DoorProxy.open(doorPort);
-  ok(['settings', 'set', 'transport.redisUrl', `redis://backlot-admin@127.0.0.1:${redis.port}`]);
-  ok(['settings', 'set', 'transport.redisPassword', redis.password]);
   // The host's door listens on doorPort; the join file sends the worker to the proxy in front of it.
-  ok(['settings', 'set', 'pools.workerListen', `127.0.0.1:${doorPort}`, '--restart-ok']);
-  ok(['lanes', 'pause', 'cpu']);
-  ok(['pool', 'add', 'studio', '--lanes', 'cpu', '--lease', '10', '--join-file', path.join(root, 'studio.join'), '--worker-listen', `127.0.0.1:${proxy.port}`]);
+  ({ data, ok } = await pooledLibrary(root, redis, { items: 2, media: 'pool-upload-media', leaseS: 10, doorPort, joinPort: proxy.port }));
 }, LONG);
 
 afterAll(async () => {
@@ -79,18 +70,11 @@ describe('an upload cut by the host going down', () => {
     host = await serve(data, { chunkMs: 10 });
     await proxy.up();
 
-    let last: Snapshot | undefined;
     const itemWorkDone = (s: Snapshot) => s.channels.length > 0 && s.channels.every((c) => Object.entries(c.operations)
       .every(([op, o]) => op === 'channel-digest' || (o.missing === 0 && o.stale === 0 && o.deferred === 0 && o.blocked === 0 && o.missingInput === 0)));
-    await until('the item work done on the pool', async () => {
-      last = await host!.call<Snapshot>('snapshot.get');
-      return itemWorkDone(last) ? last : undefined;
-    }, LONG, 200).catch(async (e: Error) => { throw await explain(new Error(`${e.message}\nsnapshot: ${JSON.stringify(last)}`)); });
+    await untilSnapshot(host!, 'the item work done on the pool', itemWorkDone, explain);
     ok(['lanes', 'resume', 'cpu']);
-    await until('all work done', async () => {
-      last = await host!.call<Snapshot>('snapshot.get');
-      return allDone(last) ? last : undefined;
-    }, LONG, 200).catch(async (e: Error) => { throw await explain(new Error(`${e.message}\nsnapshot: ${JSON.stringify(last)}`)); });
+    await untilSnapshot(host!, 'all work done', allDone, explain);
 
     // The worker took the unit once and it ended ok; its upload went on from a byte inside the file.
     expect(said.filter((l) => l.includes(`took ${waiting} `))).toHaveLength(1);

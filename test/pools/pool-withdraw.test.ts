@@ -9,8 +9,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { LONG } from './pool-fixture';
-import { exitOf, freePort, startRedis, waitForLine, type TestRedis } from './redis-server';
-import { addFolder, allDone, backlot, BIN, makeMediaFolder, openDb, removeTempDirs, serve, tempDir, until, type Served, type Snapshot } from '../reliability/fixtures/host';
+import { exitOf, startRedis, waitForLine, type TestRedis } from './redis-server';
+import { pooledLibrary, untilSnapshot } from './pooled-library';
+import { allDone, BIN, openDb, removeTempDirs, serve, tempDir, until, type Served } from '../reliability/fixtures/host';
 import { bullOptions } from '../../src-main/pools/transport/connections';
 import { poolBullPrefix } from '../../src-main/pools/transport/job-schema';
 
@@ -31,21 +32,10 @@ describe('a pool lane whose only worker is out of service for it', () => {
   it('takes the waiting unit back after the lease, and the local lane runs it once, not failed', async () => {
     const root = tempDir('pool-withdraw');
     redis = await startRedis(root);
-    const data = path.join(root, 'library');
-    addFolder(data, makeMediaFolder(1, 'pool-withdraw-media'));
-    const doorPort = await freePort();
-    const ok = (args: string[]): void => {
-      const r = backlot([...args, '--data', data]);
-      if (r.code !== 0) throw new Error(`backlot ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-    };
-    ok(['settings', 'set', 'transport.redisUrl', `redis://backlot-admin@127.0.0.1:${redis.port}`]);
-    ok(['settings', 'set', 'transport.redisPassword', redis.password]);
-    ok(['settings', 'set', 'pools.workerListen', `127.0.0.1:${doorPort}`, '--restart-ok']);
-    ok(['lanes', 'pause', 'cpu']);
-    ok(['pool', 'add', 'studio', '--lanes', 'cpu', '--lease', String(LEASE_S), '--join-file', path.join(root, 'studio.join'), '--worker-listen', `127.0.0.1:${doorPort}`]);
+    const { data, joinFile, ok } = await pooledLibrary(root, redis, { items: 1, media: 'pool-withdraw-media', leaseS: LEASE_S });
 
     host = await serve(data);
-    worker = spawn(process.execPath, [BIN, 'worker', '--join', path.join(root, 'studio.join'), '--engines', 'test', '--data', path.join(root, 'worker'), '--slots', 'cpu=1'], {
+    worker = spawn(process.execPath, [BIN, 'worker', '--join', joinFile, '--engines', 'test', '--data', path.join(root, 'worker'), '--slots', 'cpu=1'], {
       stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_DATA: '', BACKLOT_TEST_FAULTS: JSON.stringify({ 'preflight:transcribe': { code: 'MODEL_MISSING' } }) },
     });
     let said = '';
@@ -73,11 +63,7 @@ describe('a pool lane whose only worker is out of service for it', () => {
     }
 
     ok(['lanes', 'resume', 'cpu']);
-    let last: Snapshot | undefined;
-    await until('all work done', async () => {
-      last = await host!.call<Snapshot>('snapshot.get');
-      return allDone(last) ? last : undefined;
-    }, LONG, 200).catch((e: Error) => { throw explain(new Error(`${e.message}\nsnapshot: ${JSON.stringify(last)}`)); });
+    await untilSnapshot(host, 'all work done', allDone, explain);
 
     const db = openDb(data);
     try {
