@@ -142,6 +142,22 @@ describe('a full disk', () => {
   });
 });
 
+/**
+ * Space returns (the filler removed): every download is done and committed, no claim is left, the
+ * host stops cleanly without an internal error, and each download is byte-identical, written once.
+ */
+async function spaceBackAllDownloaded(s: Served, lib: Parameters<typeof expectDownloadsIntact>[0], filler: string): Promise<void> {
+  fs.rmSync(filler);
+  await until('every download done', () => (downloadsDone(lib.data) ? true : undefined), 120_000, 100);
+  await until('no claim left', () => {
+    const d = openDb(lib.data);
+    try { return (d.prepare('SELECT COUNT(*) FROM claims').pluck().get() as number) === 0 ? true : undefined; } finally { d.close(); }
+  }, 60_000, 50);
+  expect(await s.stop()).toBe(0);
+  expect(s.stderr()).not.toMatch(/INTERNAL/);
+  expectDownloadsIntact(lib);
+}
+
 // The same full disk met by the production engines' own commit path (issue 18 §1): a feed synced
 // by the feed engine and downloaded by the http engine into the library on the small disk, the disk
 // filled while the first download is in flight. The downloads wait, resume once space returns, and
@@ -163,14 +179,7 @@ describe('a full disk with the production engines', () => {
       }, 60_000, 50);
       db.close();
       expect(s.proc.exitCode).toBeNull();
-      fs.rmSync(filler);
-      await until('every download done', () => (downloadsDone(lib.data) ? true : undefined), 120_000, 100);
-      await until('no claim left', () => {
-        const d = openDb(lib.data);
-        try { return (d.prepare('SELECT COUNT(*) FROM claims').pluck().get() as number) === 0 ? true : undefined; } finally { d.close(); }
-      }, 60_000, 50);
-      expect(await s.stop()).toBe(0);
-      expectDownloadsIntact(lib);
+      await spaceBackAllDownloaded(s, lib, filler);
     } finally {
       await lib.server.close();
     }
@@ -208,15 +217,7 @@ describe('a full disk inside a production engine commit', () => {
       expect(db.prepare('SELECT COUNT(*) FROM test_media_writes').pluck().get()).toBe(0);
       expect(fs.existsSync(path.join(lib.data, 'media')) ? fs.readdirSync(path.join(lib.data, 'media'), { recursive: true }).filter((n) => String(n).endsWith('.mp3')) : []).toEqual([]);
       db.close();
-      fs.rmSync(filler);
-      await until('every download done', () => (downloadsDone(lib.data) ? true : undefined), 120_000, 100);
-      await until('no claim left', () => {
-        const d = openDb(lib.data);
-        try { return (d.prepare('SELECT COUNT(*) FROM claims').pluck().get() as number) === 0 ? true : undefined; } finally { d.close(); }
-      }, 60_000, 50);
-      expect(await s.stop()).toBe(0);
-      expect(s.stderr()).not.toMatch(/INTERNAL/);
-      expectDownloadsIntact(lib);
+      await spaceBackAllDownloaded(s, lib, filler);
     } finally {
       await lib.server.close();
     }
