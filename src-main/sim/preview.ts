@@ -3,6 +3,7 @@
 // scenario is built from what the host holds now: the channels, items and their states, each lane's
 // slots and pause, every engine binding's cost model and preflight, the disk and the spend cap.
 // A large library is simulated on an even sample of it, and the answer says by how much.
+import { joiningGap } from './join-gap';
 import type { Db } from '../db/connection';
 import type { EngineBinding, LaneConfig } from '../arbiter/lanes';
 import type { SettingsValues } from '../../src-shared/settings/settings-schema';
@@ -290,26 +291,7 @@ export function joinSegments<S extends { lane: string; slot: number; operation: 
     starts[i] = s.start;
     ends[i] = s.end;
   });
-  const joinedCount = (gap: number): number => {
-    let count = 0;
-    let lastGroup = -1;
-    let lastEnd = 0;
-    for (let i = 0; i < n; i++) {
-      if (group[i] === lastGroup && starts[i] - lastEnd <= gap) {
-        lastEnd = Math.max(lastEnd, ends[i]);
-      } else {
-        count++;
-        lastGroup = group[i];
-        lastEnd = ends[i];
-      }
-    }
-    return count;
-  };
-  let gap = 0;
-  for (let round_ = 0; round_ < 20; round_++) {
-    if (joinedCount(gap) <= MAX_SEGMENTS || round_ === 19) break;
-    gap = gap === 0 ? span / 2000 : gap * 2;
-  }
+  const gap = joiningGap(group, starts, ends, span, MAX_SEGMENTS);
   const joined: S[] = [];
   for (const s of sorted) {
     const last = joined[joined.length - 1];

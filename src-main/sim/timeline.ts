@@ -2,6 +2,7 @@
 // simulation"): each slot's units kept as columns in the order they ran, then joined as
 // preview.ts joinSegments joins them (neighbouring units of one operation on a slot, the gap doubled
 // until few enough are left to draw). A whole library's trace has hundreds of thousands of units.
+import { joiningGap } from './join-gap';
 import type { OperationId } from '../../src-shared/catalog/operations';
 
 export interface TimelineSegment {
@@ -55,26 +56,7 @@ export class SlotTimeline {
         ends[i] = cols.ends[k];
       }
     }
-    const joinedCount = (gap: number): number => {
-      let count = 0;
-      let lastGroup = -1;
-      let lastEnd = 0;
-      for (let j = 0; j < n; j++) {
-        if (group[j] === lastGroup && starts[j] - lastEnd <= gap) {
-          lastEnd = Math.max(lastEnd, ends[j]);
-        } else {
-          count++;
-          lastGroup = group[j];
-          lastEnd = ends[j];
-        }
-      }
-      return count;
-    };
-    let gap = 0;
-    for (let round_ = 0; round_ < 20; round_++) {
-      if (joinedCount(gap) <= maxSegments || round_ === 19) break;
-      gap = gap === 0 ? span / 2000 : gap * 2;
-    }
+    const gap = joiningGap(group, starts, ends, span, maxSegments);
     const out: TimelineSegment[] = [];
     let last: TimelineSegment | null = null;
     let lastGroup = -1;
