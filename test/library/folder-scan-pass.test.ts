@@ -7,6 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Host } from '../../src-main/host/host';
 import { addSource } from '../../src-main/library/add-source';
 import { examineFolder } from '../../src-main/library/folder-scan-pass';
+import { folderScanAdapter } from '../../src-main/engines/folder-scan/adapter';
+import type { JobContext } from '../../src-main/engines/adapter';
+import type { EngineSuccess } from '../../src-main/engines/runner';
 import { ScanJobs } from '../../src-main/library/scan-jobs';
 import { recordPlans } from '../../src-main/units/unit-recorders';
 import type { RecordPlan } from '../../src-main/engines/record-plans';
@@ -84,5 +87,20 @@ describe('folder scan pass', () => {
     jobs.release(channelId, `${process.pid}-other`);
     expect(record(host, data, fresh).code).toBeNull();
     expect(host.library.itemByExternalId(channelId, 'b.mp3')?.media_state).toBe('local');
+  });
+  it('refuses a channel that is not a folder or was removed before reading the folder, and a commit without its pass records nothing', async () => {
+    const { host, channelId } = await folderChannel({ 'a.mp3': 440 });
+    const channel = host.library.channel(channelId)!;
+    const codeOf = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (isBacklotError(e) ? e.code : String(e)));
+    expect(await codeOf(examineFolder({ ...channel, kind: 'feed' }, host.library))).toBe('NOT_A_FOLDER_CHANNEL');
+    expect(await codeOf(examineFolder({ ...channel, removed_at: host.now() }, host.library))).toBe('CHANNEL_NOT_FOUND');
+
+    // The commit takes the pass from the outcome: none, or another channel's, is refused by name.
+    const pass = await examineFolder(channel, host.library);
+    const commit = (metadata: Record<string, unknown>) => Promise.resolve().then(() => folderScanAdapter.commit!({ channel } as JobContext, { ok: true, outputs: [], metadata, logs: [], diagnostic: '' } as unknown as EngineSuccess));
+    expect(await codeOf(commit({}))).toBe('SCAN_PASS_MISSING');
+    expect(await codeOf(commit({ pass: { ...pass, channelId: 'another' } }))).toBe('SCAN_PASS_MISSING');
+    const plan = await commit({ pass });
+    expect(plan.plans).toEqual([expect.objectContaining({ kind: 'folder-scan', channelId, findings: pass.findings })]);
   });
 });
