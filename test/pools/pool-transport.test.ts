@@ -135,6 +135,18 @@ describe('the transport itself', () => {
       await down.close();
     }
   });
+  it('refuses, before touching Redis, a unit for a lane or pool it does not serve, and a channel roll-up', async () => {
+    const job = await unitJob('item-refused', 'refused');
+    const before = await jobCounts('studio');
+    for (const [pool, lane] of [['studio', 'gpu'], ['gone', 'cpu']] as const) {
+      const outcome = await transport.run({ pool, lane, unitKey: 'digest:item-refused', claimToken: 'c', engineId: 'test', job }, io());
+      expect(outcome).toMatchObject({ ok: false, code: 'POOL_LANE_GONE', params: { lane: `${lane}@${pool}` } });
+    }
+    const rollup = await transport.run({ pool: 'studio', lane: 'cpu', unitKey: 'channel-digest:ch-1', claimToken: 'c', engineId: 'test', job: { ...job, rollup: { items: [] } } as unknown as JobContext }, io());
+    expect(rollup).toMatchObject({ ok: false, code: 'POOL_NOT_REMOTABLE' });
+    expect(await jobCounts('studio')).toEqual(before);
+    settleLikeExecutor(job, rollup);
+  });
 });
 
 describe('the fences against what a worker answers', () => {
