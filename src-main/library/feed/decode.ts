@@ -1,9 +1,13 @@
 // A feed's bytes as text, the charset found as feed readers find it (docs/feeds.md "Encodings"):
 // a byte-order mark (UTF-8, UTF-16, UTF-32), then the HTTP charset, then the XML declaration, then
 // detection from the bytes (jschardet) when they are not UTF-8; decoded with iconv-lite, which
-// knows every charset feeds are published in (KOI8-R and UTF-32 included).
+// knows every charset feeds are published in (KOI8-R and UTF-32 included). jschardet is loaded
+// only when a feed's bytes are not UTF-8 (docs/benchmarks.md "The command line", session 7).
 import iconv from 'iconv-lite';
-import jschardet from 'jschardet';
+import type Jschardet from 'jschardet';
+import { lazyRequire } from '../../system/lazy-require';
+
+const jschardet = lazyRequire<typeof Jschardet>('jschardet');
 
 export interface DecodedFeed {
   text: string;
@@ -49,7 +53,7 @@ function decode(bytes: Buffer, charset: string): string {
 
 function detected(bytes: Buffer): string {
   if (isUtf8(bytes)) return 'utf-8';
-  const guess = jschardet.detect(bytes);
+  const guess = jschardet().detect(bytes);
   return usable(guess.encoding ?? undefined) ?? 'windows-1252';
 }
 
