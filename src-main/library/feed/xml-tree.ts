@@ -5,14 +5,16 @@
 // DOCTYPE are never expanded, and a document that declares any is refused (FEED_ENTITY_REFUSED).
 // The strict pass runs saxes (several times faster than sax on a large feed, docs/feeds.md
 // "Parsing speed"); only a document it refuses is read again by sax, strict then lenient, so
-// the note of an ill-formed feed is sax's, as before. sax is loaded only then: a well-formed feed's
-// engine start does without it (docs/benchmarks.md "The command line", session 7).
+// the note of an ill-formed feed is sax's, as before. Both are required on first use, sax only for
+// such a document (docs/benchmarks.md "The command line", session 7).
 import type * as Sax from 'sax';
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type * as Saxes from 'saxes';
+import type { SaxesTagNS } from 'saxes';
 import { BacklotError } from '../../../src-shared/errors';
 import { lazyRequire } from '../../system/lazy-require';
 
 const sax = lazyRequire<typeof Sax>('sax');
+const saxes = lazyRequire<typeof Saxes>('saxes');
 
 export interface XmlElement {
   /** Namespace URI, lower-cased and without a trailing slash ('' for none). */
@@ -117,7 +119,7 @@ const SAXES_REFUSED = Symbol('saxes refused');
 
 /** The fast strict pass: the tree of a well-formed document, or null for any document saxes refuses. */
 function runSaxes(text: string, documentUrl: string | null): XmlTree | null {
-  const parser = new SaxesParser({ xmlns: true, position: true });
+  const parser = new (saxes().SaxesParser)({ xmlns: true, position: true });
   const tree = new TreeBuilder(documentUrl);
   parser.on('doctype', (doctype) => refuseEntities(doctype, parser.line));
   parser.on('opentag', (tag: SaxesTagNS) => tree.open(tag));
