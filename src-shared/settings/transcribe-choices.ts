@@ -1,0 +1,13 @@
+// The transcription settings' plain values, zod-free: the transcribe engines read them at their
+// start, which must not build the whole settings schema (docs/benchmarks.md "The command line",
+// session 7). settings-schema.ts re-exports them beside the settings they bound.
+
+/** Choices for the pocketsphinx decoder (docs/transcription.md "pocketsphinx"); auto takes the best one present. */
+export const POCKETSPHINX_DECODERS = ['auto', 'wheel-decoder', 'debian-decoder-wheel-model', 'debian-decoder'] as const;
+export type PocketsphinxDecoder = (typeof POCKETSPHINX_DECODERS)[number];
+
+/**
+ * The longest `transcribe.prompt`: whisper.cpp keeps at most half its text context (224 tokens for
+ * the published models) of a prompt, and 800 characters of English is about that much.
+ */
+export const TRANSCRIBE_PROMPT_MAX = 800;
