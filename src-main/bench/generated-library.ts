@@ -1,6 +1,5 @@
-// The generated library the command-line and preview benchmarks read (docs/benchmarks.md "The
-// command line", "What-if preview"): built once into a SQLite file through the real repository and
-// work store, or, when an earlier run kept the file, reused as it is.
+// The generated library the command-line and preview benchmarks read (docs/benchmarks.md): built
+// once into a SQLite file through the real repository and work store, or the kept file reused.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Host } from '../host/host';

@@ -1,6 +1,5 @@
-// The zod-free half of the line protocol (DESIGN §7): framing, the typed protocol error and the
-// engine side's job-line check. Every engine process starts by loading this, so it stays free of
-// zod, whose load is most of a cold engine's start (docs/benchmarks.md "The command line", session 7).
+// The zod-free half of the line protocol (DESIGN §7): framing, the protocol error, the job-line check.
+// Every engine loads it at its start, which must not load zod (docs/benchmarks.md "The command line", session 7).
 import type { EngineJob, EngineLine } from './engine-lines';
 
 export type ProtocolViolation =

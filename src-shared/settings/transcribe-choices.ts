@@ -1,6 +1,5 @@
-// The transcription settings' plain values, zod-free: the transcribe engines read them at their
-// start, which must not build the whole settings schema (docs/benchmarks.md "The command line",
-// session 7). settings-schema.ts re-exports them beside the settings they bound.
+// Transcription settings' plain values, zod-free, so a transcribe engine's start does not build the
+// whole settings schema (docs/benchmarks.md "The command line", session 7); settings-schema re-exports them.
 
 /** Choices for the pocketsphinx decoder (docs/transcription.md "pocketsphinx"); auto takes the best one present. */
 export const POCKETSPHINX_DECODERS = ['auto', 'wheel-decoder', 'debian-decoder-wheel-model', 'debian-decoder'] as const;
