@@ -18,6 +18,8 @@ export interface CliBenchResult {
   helpMedianMs: number;
   helpP90Ms: number;
   engineColdMedianMs: number;
+  /** A cold unit's engine process: its CPU time, the mean (null without /proc). */
+  engineColdCpuMs: number | null;
   engineWarmMedianMs: number;
   /** `backlot items --json --data DIR` on the generated library kept in `--keep DIR` (null without it). */
   items: { items: number; medianMs: number; p90Ms: number; stdoutBytes: number } | null;
@@ -66,6 +68,7 @@ export async function benchCli(passes = 10, library?: { dir: string; items: numb
     helpMedianMs: round(median(help)),
     helpP90Ms: round(p90(help)),
     engineColdMedianMs: engines.coldMedianMs,
+    engineColdCpuMs: engines.coldChildCpuMs,
     engineWarmMedianMs: engines.warmMedianMs,
     items,
   };
