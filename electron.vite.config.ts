@@ -27,7 +27,10 @@ export default defineConfig({
       // worker thread of its own (docs/window.md "Rules and the preview"). The `backlot` command
       // (out/main/cli.js, started by bin/backlot.mjs) and the benchmark's trivial engine are built
       // here too: nothing runs through a TypeScript loader (docs/desktop.md "One runtime").
-      externalizeDeps: { include: NATIVE },
+      // zod is bundled, not loaded from node_modules: as a package it is some ninety ES modules
+      // (its locales among them) read, compiled and linked on every engine start; bundled, the
+      // build keeps only what is used, in one chunk (docs/benchmarks.md "The command line", session 7).
+      externalizeDeps: { include: NATIVE, exclude: ['zod'] },
       rollupOptions: {
         input: {
           index: here('./src-main/index.ts'),

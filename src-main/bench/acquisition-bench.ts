@@ -19,6 +19,7 @@ import { Host } from '../host/host';
 import { readListing } from '../library/listing';
 import { applyListing } from '../library/apply-listing';
 import { BacklotError } from '../../src-shared/errors';
+import { processCpuSeconds } from './process-cpu';
 
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -27,7 +28,11 @@ function scratch(label: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `backlot-bench-${label}-`));
 }
 
-export interface OverheadResult { units: number; coldMedianMs: number; coldP90Ms: number; warmMedianMs: number; warmP90Ms: number }
+export interface OverheadResult {
+  units: number; coldMedianMs: number; coldP90Ms: number; warmMedianMs: number; warmP90Ms: number;
+  /** A cold unit's engine process: its CPU time, the mean over the units (null without /proc). */
+  coldChildCpuMs: number | null;
+}
 
 /** Spawn + protocol + commit of a trivial job: a fresh process per unit, then one warm worker for all. */
 export async function benchOverhead(units = 20): Promise<OverheadResult> {
@@ -44,14 +49,18 @@ export async function benchOverhead(units = 20): Promise<OverheadResult> {
   };
   try {
     const cold: number[] = [];
+    // The engines are reaped by the time each unit ends: their CPU is what this process's children's rose by.
+    const cpu0 = processCpuSeconds(process.pid);
     for (let i = 0; i < units; i++) cold.push(await one(i, (job) => runEngine(command, job)));
+    const cpu1 = processCpuSeconds(process.pid);
+    const coldChildCpuMs = cpu0 && cpu1 ? round(((cpu1.children - cpu0.children) * 1000) / units) : null;
     const workers = new EngineWorkers();
     const warm: number[] = [];
     await one(-1, (job) => workers.run('bench', command, job)); // starts the worker
     for (let i = 0; i < units; i++) warm.push(await one(units + i, (job) => workers.run('bench', command, job)));
     workers.stop();
     const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
-    return { units, coldMedianMs: round(median(cold)), coldP90Ms: round(p90(cold)), warmMedianMs: round(median(warm)), warmP90Ms: round(p90(warm)) };
+    return { units, coldMedianMs: round(median(cold)), coldP90Ms: round(p90(cold)), warmMedianMs: round(median(warm)), warmP90Ms: round(p90(warm)), coldChildCpuMs };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

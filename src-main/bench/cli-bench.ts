@@ -3,16 +3,13 @@
 // an engine's cold and warm start, with the machine they were measured on. Everything runs the
 // build, as a user's command does.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { appRoot } from '../system/app-layout';
 import { benchOverhead } from './acquisition-bench';
-import { Host } from '../host/host';
 import { DATABASE_FILE_NAME } from '../db/connection';
-import { loadCorpus } from './load-corpus';
-import { generateCorpus } from '../../src-shared/corpus/generate';
+import { ensureGeneratedLibrary } from './generated-library';
 
 export interface CliBenchResult {
   machine: { cpu: string; cores: number; loadAverage1m: number; node: string };
@@ -21,26 +18,11 @@ export interface CliBenchResult {
   helpMedianMs: number;
   helpP90Ms: number;
   engineColdMedianMs: number;
+  /** A cold unit's engine process: its CPU time, the mean (null without /proc). */
+  engineColdCpuMs: number | null;
   engineWarmMedianMs: number;
   /** `backlot items --json --data DIR` on the generated library kept in `--keep DIR` (null without it). */
   items: { items: number; medianMs: number; p90Ms: number; stdoutBytes: number } | null;
-}
-
-/** The generated library of the window and preview benchmarks (seed 1), built once into `dir`. */
-function ensureLibrary(dir: string, items: number, channels: number): void {
-  const file = path.join(dir, DATABASE_FILE_NAME);
-  if (fs.existsSync(file)) return;
-  fs.mkdirSync(dir, { recursive: true });
-  const builder = new Host({ databaseFile: `${file}.partial`, durable: false });
-  try {
-    loadCorpus(builder, generateCorpus({ seed: 1, channels, items, durationS: { min: 60, max: 10800 }, have: { download: 0.7, transcribe: 0.4, diarize: 0.3, 'attribute-words': 0.2, digest: 0.1 } }), 0);
-    builder.db.exec('ANALYZE');
-    builder.db.pragma('wal_checkpoint(TRUNCATE)');
-  } finally {
-    builder.close();
-  }
-  for (const ext of ['-wal', '-shm']) fs.rmSync(`${file}.partial${ext}`, { force: true });
-  fs.renameSync(`${file}.partial`, file);
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -59,7 +41,8 @@ export async function benchCli(passes = 10, library?: { dir: string; items: numb
   const bin = path.join(appRoot(), 'bin', 'backlot.mjs');
   let items: CliBenchResult['items'] = null;
   if (library) {
-    ensureLibrary(library.dir, library.items, library.channels);
+    // The generated library (seed 1) as a data folder `items --data` opens, built once into `dir`.
+    ensureGeneratedLibrary(path.join(library.dir, DATABASE_FILE_NAME), { seed: 1, channels: library.channels, items: library.items, now: 0 });
     const args = [bin, 'items', '--json', '--data', library.dir];
     const first = spawnSync(process.execPath, args, { maxBuffer: 1024 ** 3, encoding: 'utf8' });
     if (first.status !== 0) throw new Error(`items --json exited with ${first.status}: ${first.stderr}`);
@@ -85,6 +68,7 @@ export async function benchCli(passes = 10, library?: { dir: string; items: numb
     helpMedianMs: round(median(help)),
     helpP90Ms: round(p90(help)),
     engineColdMedianMs: engines.coldMedianMs,
+    engineColdCpuMs: engines.coldChildCpuMs,
     engineWarmMedianMs: engines.warmMedianMs,
     items,
   };

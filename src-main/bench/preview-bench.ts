@@ -6,8 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Host } from '../host/host';
-import { loadCorpus } from './load-corpus';
-import { generateCorpus } from '../../src-shared/corpus/generate';
+import { ensureGeneratedLibrary } from './generated-library';
 import { previewScenario, type LiveState } from '../sim/preview';
 import { runPreview } from '../sim/preview-runner';
 import { defaultBindings, DEFAULT_LANES } from '../arbiter/lanes';
@@ -50,21 +49,7 @@ export async function runPreviewBench(o: { items: number; channels: number; seed
   const dir = o.keepDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-preview-bench-'));
   const file = path.join(dir, `preview-${o.seed}-${o.channels}-${o.items}.sqlite`);
   try {
-    let loadMs = 0;
-    if (!fs.existsSync(file)) {
-      const t0 = performance.now();
-      const builder = new Host({ databaseFile: `${file}.partial`, durable: false });
-      try {
-        loadCorpus(builder, generateCorpus({ seed: o.seed, channels: o.channels, items: o.items, durationS: { min: 60, max: 10800 }, have: { download: 0.7, transcribe: 0.4, diarize: 0.3, 'attribute-words': 0.2, digest: 0.1 } }), NOW);
-        builder.db.exec('ANALYZE');
-        builder.db.pragma('wal_checkpoint(TRUNCATE)');
-      } finally {
-        builder.close();
-      }
-      for (const ext of ['-wal', '-shm']) fs.rmSync(`${file}.partial${ext}`, { force: true });
-      fs.renameSync(`${file}.partial`, file);
-      loadMs = Math.round(performance.now() - t0);
-    }
+    const loadMs = Math.round(ensureGeneratedLibrary(file, { seed: o.seed, channels: o.channels, items: o.items, now: NOW }) ?? 0);
     const host = new Host({ databaseFile: file, durable: false });
     try {
       const live: LiveState = {

@@ -1,6 +1,11 @@
 // Sentence terms for similarity: lower-cased words without accents, punctuation or the language's
-// stop words (the stopword package's lists, picked by the transcript's BCP 47 language).
-import stopwordLists from 'stopword';
+// stop words (the stopword package's lists, picked by the transcript's BCP 47 language). The
+// package is required on first use: an ES import of it costs a digest engine's start several times
+// more (docs/benchmarks.md "The command line", session 7).
+import type StopwordLists from 'stopword';
+import { lazyRequire } from '../system/lazy-require';
+
+const stopwordLists = lazyRequire<typeof StopwordLists>('stopword');
 
 /** ISO 639-1 (a transcript's language) to the ISO 639-3 keys of the stopword lists. */
 const ISO_639_3: Record<string, string> = {
@@ -18,7 +23,7 @@ export function stopWords(language: string): ReadonlySet<string> {
   const base = language.toLowerCase().split(/[-_]/)[0];
   let set = cache.get(base);
   if (!set) {
-    const list = stopwordLists[ISO_639_3[base] ?? ''];
+    const list = stopwordLists()[ISO_639_3[base] ?? ''];
     set = new Set(Array.isArray(list) ? list.map((w) => fold(w)) : []);
     cache.set(base, set);
   }

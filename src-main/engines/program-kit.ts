@@ -4,9 +4,10 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isBacklotError } from '../../src-shared/errors';
-import {
-  encodeLine, parseJobLine, type EngineJob, type EngineLine, type EngineOutput, type LogLevel, type ProgressLine,
-} from '../../src-shared/protocol/engine-lines';
+// The zod-free codec only: an engine's start loads no zod for the protocol (docs/benchmarks.md
+// "The command line", session 7); the protocol's types are erased from the build.
+import { encodeLine, parseJobLine } from '../../src-shared/protocol/line-codec';
+import type { EngineJob, EngineLine, EngineOutput, LogLevel, ProgressLine } from '../../src-shared/protocol/engine-lines';
 import { asLogMessage, type LogMessage } from '../../src-shared/runs/log-keys';
 import { asProgressMessage, type ProgressMessage } from '../../src-shared/runs/progress-keys';
 

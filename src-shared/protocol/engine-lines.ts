@@ -72,28 +72,12 @@ export function engineReasonSentence(code: string): string {
   return (SENTENCES as Record<string, string>)[code] ?? `The engine reported ${code}.`;
 }
 
-export type ProtocolViolation =
-  | 'not-json'
-  | 'not-object'
-  | 'unknown-type'
-  | 'invalid-field'
-  | 'line-too-long'
-  | 'second-terminal'
-  | 'unexpected-job';
+// Framing, the protocol error and the job-line check live zod-free in line-codec.ts: an engine
+// process loads only that (docs/benchmarks.md "The command line", session 7).
+import { MAX_LINE_CHARS, encodeLine, parseJobLine, parseObject, violation, type ParsedLine, type ProtocolError, type ProtocolViolation } from './line-codec';
 
-/** A line that broke the protocol: data for the run's reason, plus the raw excerpt for diagnosis. */
-export interface ProtocolError {
-  code: 'ENGINE_PROTOCOL';
-  params: { violation: ProtocolViolation; type?: string; field?: string };
-  /** The first characters of the offending line; raw engine text, so diagnostic only. */
-  excerpt: string;
-}
+export { MAX_LINE_CHARS, encodeLine, parseJobLine, type ParsedLine, type ProtocolError, type ProtocolViolation };
 
-export type ParsedLine<T> = { ok: true; message: T } | { ok: false; error: ProtocolError };
-
-/** Longest line the host accepts; a runaway engine must not grow the host's memory without end. */
-export const MAX_LINE_CHARS = 1024 * 1024;
-const EXCERPT_CHARS = 200;
 const REASON_CODE = /^[A-Z][A-Z0-9_]*$/;
 
 const record = z.record(z.string(), z.unknown());
@@ -121,14 +105,6 @@ const schemas = {
     params: record.default({}),
     diagnostic: z.string().optional(),
   }),
-  job: z.object({
-    type: z.literal('job'),
-    jobId: z.string().min(1),
-    operation: z.string().min(1),
-    input: record,
-    outputDir: z.string().min(1),
-    keepAlive: z.boolean().optional(),
-  }),
 };
 
 /** Parse one stdout line of an engine. Never throws: garbage becomes a typed ProtocolError. */
@@ -143,41 +119,9 @@ export function parseEngineLine(line: string): ParsedLine<EngineLine> {
   return validate<EngineLine>(schemas[type], parsed.message, line, type);
 }
 
-/** Parse the host's job line, for engines written in TypeScript. Never throws. */
-export function parseJobLine(line: string): ParsedLine<EngineJob> {
-  const parsed = parseObject(line);
-  if (!parsed.ok) return parsed;
-  if (parsed.message.type !== 'job') return violation(line, 'unknown-type', {});
-  return validate<EngineJob>(schemas.job, parsed.message, line, 'job');
-}
-
-/** One message as one line, newline included. JSON.stringify never emits a raw newline. */
-export function encodeLine(message: EngineLine | EngineJob): string {
-  return `${JSON.stringify(message)}\n`;
-}
-
-function parseObject(line: string): ParsedLine<Record<string, unknown>> {
-  if (line.length > MAX_LINE_CHARS) return violation(line, 'line-too-long', {});
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return violation(line, 'not-json', {});
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return violation(line, 'not-object', {});
-  return { ok: true, message: value as Record<string, unknown> };
-}
-
 function validate<T>(schema: z.ZodType, value: unknown, line: string, type: string): ParsedLine<T> {
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, message: result.data as T };
   const field = result.error.issues[0]?.path.map(String).join('.') ?? '';
   return violation(line, 'invalid-field', { type, field });
-}
-
-function violation<T>(line: string, v: ProtocolViolation, extra: { type?: string; field?: string }): ParsedLine<T> {
-  return {
-    ok: false,
-    error: { code: 'ENGINE_PROTOCOL', params: { violation: v, ...extra }, excerpt: line.slice(0, EXCERPT_CHARS) },
-  };
 }

@@ -9,6 +9,7 @@ import { NOTICE_KINDS, type NoticeKind } from '../notices/notice';
 import { ACQUISITION_CROSS_RULES, ACQUISITION_SETTINGS } from './acquisition-settings';
 import { POOL_SETTINGS } from './pool-settings';
 import { DEFAULT_MODELS_BASE_URL } from '../models/model-catalog';
+import { POCKETSPHINX_DECODERS, TRANSCRIBE_PROMPT_MAX, type PocketsphinxDecoder } from './transcribe-choices';
 
 export type SettingApplies = 'live' | 'restart';
 /** How a typed-in text becomes a value (CLI, plain text fields); zod still has the last word. */
@@ -189,15 +190,8 @@ export function noticeSettingKey(kind: NoticeKind): `notifications.${NoticeKind}
   return `notifications.${kind}`;
 }
 
-/** Choices for the pocketsphinx decoder (docs/transcription.md "pocketsphinx"); auto takes the best one present. */
-export const POCKETSPHINX_DECODERS = ['auto', 'wheel-decoder', 'debian-decoder-wheel-model', 'debian-decoder'] as const;
-export type PocketsphinxDecoder = (typeof POCKETSPHINX_DECODERS)[number];
-
-/**
- * The longest `transcribe.prompt`: whisper.cpp keeps at most half its text context (224 tokens for
- * the published models) of a prompt, and 800 characters of English is about that much.
- */
-export const TRANSCRIBE_PROMPT_MAX = 800;
+// The pocketsphinx decoder's choices and the prompt's longest length live zod-free beside this file.
+export { POCKETSPHINX_DECODERS, TRANSCRIBE_PROMPT_MAX, type PocketsphinxDecoder };
 
 /** Whose transcript an item gets (docs/transcripts.md "The publisher's transcript"). */
 export const TRANSCRIPT_SOURCES = ['prefer-source', 'local-only', 'both'] as const;

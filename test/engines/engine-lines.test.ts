@@ -1,6 +1,7 @@
 // The line parser is the host's first defence against a misbehaving engine: it must type every
 // valid line and turn any garbage into a typed protocol error without throwing.
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { encodeLine, MAX_LINE_CHARS, parseEngineLine, parseJobLine } from '../../src-shared/protocol/engine-lines';
 
 describe('engine line protocol', () => {
@@ -71,5 +72,59 @@ describe('engine line protocol', () => {
     const job = { type: 'job', jobId: 'j1', operation: 'download', input: { url: 'https://x' }, outputDir: '/tmp/j1' } as const;
     expect(parseJobLine(encodeLine(job).trim())).toEqual({ ok: true, message: job });
     expect(parseJobLine('{"type":"job","jobId":"j1"}').ok).toBe(false);
+  });
+
+  // The engine side checks the job line without zod (src-shared/protocol/line-codec.ts, so an
+  // engine's start loads none); it must answer exactly as the zod schema it replaced.
+  const jobSchema = z.object({
+    type: z.literal('job'),
+    jobId: z.string().min(1),
+    operation: z.string().min(1),
+    input: z.record(z.string(), z.unknown()),
+    outputDir: z.string().min(1),
+    keepAlive: z.boolean().optional(),
+  });
+  const viaZod = (line: string) => {
+    const value = JSON.parse(line) as Record<string, unknown>;
+    if (value.type !== 'job') return { violation: 'unknown-type' };
+    const r = jobSchema.safeParse(value);
+    return r.success ? { message: r.data } : { violation: 'invalid-field', type: 'job', field: r.error.issues[0].path.map(String).join('.') };
+  };
+  const valid = { type: 'job', jobId: 'j1', operation: 'digest', input: { a: [1, { b: null }] }, outputDir: '/tmp/j1' };
+  it.each([
+    valid,
+    { ...valid, keepAlive: true },
+    { ...valid, keepAlive: false, extra: 'dropped', more: { x: 1 } },
+    { ...valid, input: {} },
+    { ...valid, type: 'result' },
+    { ...valid, type: undefined },
+    { ...valid, jobId: '' },
+    { ...valid, jobId: 7 },
+    { ...valid, jobId: undefined, operation: '' },
+    { ...valid, operation: null },
+    { ...valid, input: [] },
+    { ...valid, input: null },
+    { ...valid, input: 'text' },
+    { ...valid, input: undefined },
+    { ...valid, outputDir: '' },
+    { ...valid, outputDir: ['x'] },
+    { ...valid, keepAlive: 'yes' },
+    { ...valid, keepAlive: null },
+    { ...valid, jobId: '', operation: '', input: [], outputDir: '', keepAlive: 1 },
+  ])('checks the job line %j as the zod schema does', (job) => {
+    const line = JSON.stringify(job);
+    const parsed = parseJobLine(line);
+    const expected = viaZod(line);
+    if ('message' in expected) expect(parsed).toEqual({ ok: true, message: expected.message });
+    else expect(parsed.ok ? null : parsed.error.params).toEqual(expected);
+  });
+
+  it('refuses a job line that is no JSON object, as before', () => {
+    const text = parseJobLine('not json');
+    expect(text.ok ? null : text.error.params).toEqual({ violation: 'not-json' });
+    const arr = parseJobLine('[1]');
+    expect(arr.ok ? null : arr.error.params).toEqual({ violation: 'not-object' });
+    const long = parseJobLine(`{"type":"job","jobId":"${'x'.repeat(MAX_LINE_CHARS)}"}`);
+    expect(long.ok ? null : long.error.params).toEqual({ violation: 'line-too-long' });
   });
 });

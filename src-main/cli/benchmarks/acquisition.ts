@@ -9,7 +9,7 @@ export const engineOverheadBench: Benchmark = {
   usage: 'engine-overhead [--items N]',
   async run(values) {
     const r = await benchOverhead(Math.floor(numberFlag(values.items, 'items', 20)));
-    print(values, r, () => `trivial engine unit (spawn, protocol, commit) over ${r.units} units: cold median ${r.coldMedianMs} ms (p90 ${r.coldP90Ms}), warm worker median ${r.warmMedianMs} ms (p90 ${r.warmP90Ms})`);
+    print(values, r, () => `trivial engine unit (spawn, protocol, commit) over ${r.units} units: cold median ${r.coldMedianMs} ms (p90 ${r.coldP90Ms}${r.coldChildCpuMs !== null ? `; the engine's CPU ${r.coldChildCpuMs} ms a unit` : ''}), warm worker median ${r.warmMedianMs} ms (p90 ${r.warmP90Ms})`);
   },
 };
 

@@ -13,6 +13,6 @@ export const cliBench: Benchmark = {
       : undefined;
     const r = await benchCli(Math.floor(numberFlag(values.passes, 'passes', 10)), library);
     const items = r.items ? `; items --json (${r.items.items} items, ${(r.items.stdoutBytes / 1024 ** 2).toFixed(1)} MB): median ${r.items.medianMs} ms (p90 ${r.items.p90Ms})` : '';
-    print(values, r, () => `backlot --help: median ${r.helpMedianMs} ms (p90 ${r.helpP90Ms}; node -e 0 alone ${r.nodeBaselineMedianMs} ms)${items}; engine start: cold median ${r.engineColdMedianMs} ms, warm worker median ${r.engineWarmMedianMs} ms; ${r.passes} passes on ${r.machine.cores} × ${r.machine.cpu}, load ${r.machine.loadAverage1m}, node ${r.machine.node}`);
+    print(values, r, () => `backlot --help: median ${r.helpMedianMs} ms (p90 ${r.helpP90Ms}; node -e 0 alone ${r.nodeBaselineMedianMs} ms)${items}; engine start: cold median ${r.engineColdMedianMs} ms${r.engineColdCpuMs !== null ? ` (${r.engineColdCpuMs} ms of the engine's CPU)` : ''}, warm worker median ${r.engineWarmMedianMs} ms; ${r.passes} passes on ${r.machine.cores} × ${r.machine.cpu}, load ${r.machine.loadAverage1m}, node ${r.machine.node}`);
   },
 };

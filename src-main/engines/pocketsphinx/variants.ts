@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { POCKETSPHINX_DECODERS, type PocketsphinxDecoder } from '../../../src-shared/settings/settings-schema';
+import { POCKETSPHINX_DECODERS, type PocketsphinxDecoder } from '../../../src-shared/settings/transcribe-choices';
 import { enginesVenvDir, venvPython } from '../engine-venv';
 
 export const DECODER_CHOICES = POCKETSPHINX_DECODERS;

@@ -3,12 +3,18 @@
 // @plussub/srt-vtt-parser, the Podcasting 2.0 JSON through a schema, HTML and plain text through
 // sax's lenient parser and paragraphs. A file nothing can be read from is refused with
 // PUBLISHER_TRANSCRIPT_MALFORMED and what was wrong (docs/decisions.md "Subtitle parsers").
-// A CommonJS package: its one export is read from the default import (the build keeps it external).
-import webvtt, { type VttNode } from 'webvtt-parser';
+// webvtt-parser and sax (CommonJS) are loaded when a file of theirs comes, not at the engine's
+// start (docs/benchmarks.md "The command line", session 7).
+import type Webvtt from 'webvtt-parser';
+import type { VttNode } from 'webvtt-parser';
 import { parse as parseSrt } from '@plussub/srt-vtt-parser';
-import sax from 'sax';
+import type * as Sax from 'sax';
 import { z } from 'zod';
 import { EngineJobError } from '../program-kit';
+import { lazyRequire } from '../../system/lazy-require';
+
+const webvtt = lazyRequire<typeof Webvtt>('webvtt-parser');
+const sax = lazyRequire<typeof Sax>('sax');
 import type { TranscriptOfferType } from '../../../src-shared/transcript/offers';
 
 /** A run of text with the time it starts at (an inline timestamp), if the file gives one. */
@@ -39,7 +45,7 @@ export function readCues(body: string, format: TranscriptOfferType): Cue[] {
 }
 
 function vttCues(body: string): Cue[] {
-  const result = new webvtt.WebVTTParser().parse(body);
+  const result = new (webvtt().WebVTTParser)().parse(body);
   const fatal = result.errors.find((e) => /signature/i.test(e.message));
   if (fatal) throw malformed('WebVTT', `${fatal.message} (line ${fatal.line})`, { line: fatal.line });
   if (result.cues.length === 0 && result.errors.length > 0) {
@@ -143,7 +149,7 @@ export function clockSeconds(text: string): number | null {
 
 /** The spec's HTML: <cite>Name:</cite> <time>0:00</time> <p>text</p>, repeated; other markup is read as text. */
 function htmlCues(body: string): Cue[] {
-  const parser = sax.parser(false, { lowercase: true, trim: false, normalize: false });
+  const parser = sax().parser(false, { lowercase: true, trim: false, normalize: false });
   const cues: Cue[] = [];
   const stack: string[] = [];
   let speaker: string | null = null;

@@ -1,8 +1,12 @@
 // What one publisher-transcript job receives (the adapter builds it, the program checks it), and how
 // the fetched bytes become text: the charset the server names, else UTF-8 (a BOM decides first).
-import iconv from 'iconv-lite';
+// iconv-lite is loaded only for a body that is not UTF-8 (docs/benchmarks.md "The command line", session 7).
+import type Iconv from 'iconv-lite';
 import { z } from 'zod';
 import { EngineJobError } from '../program-kit';
+import { lazyRequire } from '../../system/lazy-require';
+
+const iconv = lazyRequire<typeof Iconv>('iconv-lite');
 
 const common = {
   /** The transcript's language: the offer's, else the transcribe.language setting. */
@@ -27,8 +31,8 @@ export function publisherInput(raw: unknown): PublisherInput {
 
 export function decodeTranscriptBody(bytes: Buffer, contentType: string | undefined): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return iconv.decode(bytes.subarray(2), 'utf16le');
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return iconv.decode(bytes.subarray(2), 'utf16be');
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return iconv().decode(bytes.subarray(2), 'utf16le');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return iconv().decode(bytes.subarray(2), 'utf16be');
   const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
-  return charset && iconv.encodingExists(charset) ? iconv.decode(bytes, charset) : bytes.toString('utf8');
+  return charset && iconv().encodingExists(charset) ? iconv().decode(bytes, charset) : bytes.toString('utf8');
 }

@@ -2,7 +2,7 @@
 // protocol through the program kit; the loaded model stays loaded across jobs and is replaced only
 // when a job names another model, build or device.
 import { z } from 'zod';
-import { TRANSCRIBE_PROMPT_MAX } from '../../../src-shared/settings/settings-schema';
+import { TRANSCRIBE_PROMPT_MAX } from '../../../src-shared/settings/transcribe-choices';
 import { serveJobs, EngineJobError } from '../program-kit';
 import { parseTranscribeInput, transcribeMedia } from '../transcribe-kit/transcribe-media';
 import { WhisperRecognizer, type WhisperSettings } from './whisper-recognizer';

@@ -1,9 +1,15 @@
 // A feed's bytes as text, the charset found as feed readers find it (docs/feeds.md "Encodings"):
 // a byte-order mark (UTF-8, UTF-16, UTF-32), then the HTTP charset, then the XML declaration, then
 // detection from the bytes (jschardet) when they are not UTF-8; decoded with iconv-lite, which
-// knows every charset feeds are published in (KOI8-R and UTF-32 included).
-import iconv from 'iconv-lite';
-import jschardet from 'jschardet';
+// knows every charset feeds are published in (KOI8-R and UTF-32 included). Both are required on
+// first use, jschardet only when a feed's bytes are not UTF-8 (docs/benchmarks.md "The command
+// line", session 7).
+import type Iconv from 'iconv-lite';
+import type Jschardet from 'jschardet';
+import { lazyRequire } from '../../system/lazy-require';
+
+const iconv = lazyRequire<typeof Iconv>('iconv-lite');
+const jschardet = lazyRequire<typeof Jschardet>('jschardet');
 
 export interface DecodedFeed {
   text: string;
@@ -30,7 +36,7 @@ function usable(label: string | undefined): string | null {
   if (!label) return null;
   const l = label.trim().toLowerCase();
   if (LATIN.has(l)) return 'windows-1252';
-  return iconv.encodingExists(l) ? l : null;
+  return iconv().encodingExists(l) ? l : null;
 }
 
 function isUtf8(bytes: Buffer): boolean {
@@ -44,12 +50,12 @@ function isUtf8(bytes: Buffer): boolean {
 
 function decode(bytes: Buffer, charset: string): string {
   // iconv-lite strips a BOM by itself; a leading U+FEFF left by another path is dropped too.
-  return iconv.decode(bytes, charset).replace(/^\uFEFF/, '');
+  return iconv().decode(bytes, charset).replace(/^\uFEFF/, '');
 }
 
 function detected(bytes: Buffer): string {
   if (isUtf8(bytes)) return 'utf-8';
-  const guess = jschardet.detect(bytes);
+  const guess = jschardet().detect(bytes);
   return usable(guess.encoding ?? undefined) ?? 'windows-1252';
 }
 

@@ -5,10 +5,16 @@
 // DOCTYPE are never expanded, and a document that declares any is refused (FEED_ENTITY_REFUSED).
 // The strict pass runs saxes (several times faster than sax on a large feed, docs/feeds.md
 // "Parsing speed"); only a document it refuses is read again by sax, strict then lenient, so
-// the note of an ill-formed feed is sax's, as before.
-import sax from 'sax';
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+// the note of an ill-formed feed is sax's, as before. Both are required on first use, sax only for
+// such a document (docs/benchmarks.md "The command line", session 7).
+import type * as Sax from 'sax';
+import type * as Saxes from 'saxes';
+import type { SaxesTagNS } from 'saxes';
 import { BacklotError } from '../../../src-shared/errors';
+import { lazyRequire } from '../../system/lazy-require';
+
+const sax = lazyRequire<typeof Sax>('sax');
+const saxes = lazyRequire<typeof Saxes>('saxes');
 
 export interface XmlElement {
   /** Namespace URI, lower-cased and without a trailing slash ('' for none). */
@@ -113,7 +119,7 @@ const SAXES_REFUSED = Symbol('saxes refused');
 
 /** The fast strict pass: the tree of a well-formed document, or null for any document saxes refuses. */
 function runSaxes(text: string, documentUrl: string | null): XmlTree | null {
-  const parser = new SaxesParser({ xmlns: true, position: true });
+  const parser = new (saxes().SaxesParser)({ xmlns: true, position: true });
   const tree = new TreeBuilder(documentUrl);
   parser.on('doctype', (doctype) => refuseEntities(doctype, parser.line));
   parser.on('opentag', (tag: SaxesTagNS) => tree.open(tag));
@@ -132,12 +138,12 @@ function runSaxes(text: string, documentUrl: string | null): XmlTree | null {
 }
 
 function run(text: string, strict: boolean, documentUrl: string | null): XmlTree {
-  const parser = sax.parser(strict, { xmlns: true, lowercase: true, position: true, trim: false, normalize: false });
+  const parser = sax().parser(strict, { xmlns: true, lowercase: true, position: true, trim: false, normalize: false });
   const tree = new TreeBuilder(documentUrl);
   let problem: XmlProblem | null = null;
   let stopped = false;
   parser.ondoctype = (doctype) => refuseEntities(doctype, parser.line + 1);
-  parser.onopentag = (tag) => tree.open(tag as sax.QualifiedTag);
+  parser.onopentag = (tag) => tree.open(tag as Sax.QualifiedTag);
   parser.onclosetag = () => tree.close();
   const onText = (t: string) => tree.text(t);
   parser.ontext = onText;
