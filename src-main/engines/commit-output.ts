@@ -116,6 +116,9 @@ interface Prepared { entries: JournalEntry[]; seen: Seen[] }
 async function prepareJournal(journalDir: string, pairs: { temp: string; final: string }[]): Promise<Prepared> {
   const entries: JournalEntry[] = [];
   const seen: Seen[] = [];
+  // The finals' folders exist before the synchronous step, which makes one only if it went meanwhile.
+  // A folder that cannot be made fails its rename there, which undoes the step as before.
+  for (const dir of new Set(pairs.map((p) => path.dirname(p.final)))) await mkdir(dir, { recursive: true }).catch(() => undefined);
   for (const [i, p] of pairs.entries()) {
     const backup = path.join(journalDir, `.backup-${i}`);
     const final = await stat(p.final).catch(() => null);
@@ -168,8 +171,7 @@ function commitSync(journalDir: string, pairs: { temp: string; final: string }[]
   const renamed: JournalEntry[] = [];
   try {
     for (const entry of entries) {
-      mkdirSync(path.dirname(entry.final), { recursive: true });
-      renameSync(entry.temp, entry.final);
+      renameInto(entry.temp, entry.final);
       renamed.push(entry);
     }
     for (const dir of new Set(entries.map((e) => path.dirname(e.final)))) fsyncDir(dir);
@@ -186,6 +188,17 @@ function commitSync(journalDir: string, pairs: { temp: string; final: string }[]
     throw Object.assign(error, { cause: e });
   }
   return entries;
+}
+
+/** A rename onto a final whose folder step 2 made; made again here only if it went meanwhile. */
+function renameInto(temp: string, final: string): void {
+  try {
+    renameSync(temp, final);
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 'ENOENT' || !existsSync(temp)) throw e;
+    mkdirSync(path.dirname(final), { recursive: true });
+    renameSync(temp, final);
+  }
 }
 
 /** Keep the current final file reachable under a second name; null when there is none to keep. */

@@ -4,7 +4,7 @@
 // and relays the engine's stdio and exit; the host still signals the engine's process group itself.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { Worker } from 'node:worker_threads';
+import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { signalProcessTree } from './process-tree';
 import { SPAWNER_THREAD_SOURCE } from './spawner-thread-source';
 
@@ -186,7 +186,9 @@ class Spawner {
     });
     this.children.set(id, child);
     worker.ref();
-    worker.postMessage({ t: 'spawn', id, command: request.command, args: request.args, cwd: request.cwd, env: { ...request.env } });
+    // The host's own environment is shared with the thread (SHARE_ENV): only an adapter's own is copied over.
+    const env = request.env === process.env ? null : { ...request.env };
+    worker.postMessage({ t: 'spawn', id, command: request.command, args: request.args, cwd: request.cwd, env });
     return child;
   }
 
@@ -198,7 +200,7 @@ class Spawner {
   private startThread(): Worker | null {
     let worker: Worker;
     try {
-      worker = new Worker(SPAWNER_THREAD_SOURCE, { eval: true, name: 'backlot-engine-spawner' });
+      worker = new Worker(SPAWNER_THREAD_SOURCE, { eval: true, name: 'backlot-engine-spawner', env: SHARE_ENV });
     } catch (e) {
       this.fallback = `the engine spawner thread could not start: ${String(e)}`;
       return null;

@@ -14,7 +14,7 @@ function start(m) {
   let child;
   try {
     child = spawn(m.command, m.args, {
-      cwd: m.cwd, env: m.env, stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: m.cwd, env: m.env === null ? process.env : m.env, stdio: ['pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32', shell: false, windowsHide: true,
     });
   } catch (e) {

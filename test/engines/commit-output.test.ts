@@ -148,7 +148,7 @@ describe('a final replaced while the journal was prepared', () => {
     // At the synchronous step's first look, someone has put another file in place (a new inode).
     const statSync = fs.statSync;
     let replaced = false;
-    fs.statSync = ((file: fs.PathLike, ...rest: unknown[]) => {
+    (fs as { statSync: typeof fs.statSync }).statSync = ((file: fs.PathLike, ...rest: unknown[]) => {
       if (!replaced && String(file) === final) {
         replaced = true;
         writeFileSync(`${final}.other`, 'other a');
@@ -161,7 +161,7 @@ describe('a final replaced while the journal was prepared', () => {
       const lapsed = new BacklotError('LEASE_LOST', 'Another worker holds this job now.');
       await expect(commitOutputs(temps, [final], () => { throw lapsed; })).rejects.toBe(lapsed);
     } finally {
-      fs.statSync = statSync;
+      (fs as { statSync: typeof fs.statSync }).statSync = statSync;
       syncBuiltinESMExports();
     }
     expect(replaced).toBe(true);

@@ -94,6 +94,20 @@ describe.skipIf(process.platform === 'win32')('engines started on the spawner th
     expect(engineSpawnerState().running).toBe(0);
   });
 
+  it('gives the engine the adapter\'s environment, or the host\'s own as it is now', async () => {
+    const script = `process.stdin.once('data', () => { console.log(JSON.stringify({ type: 'result', outputs: [], metadata: { a: process.env.SPAWNER_TEST_A ?? null, b: process.env.SPAWNER_TEST_B ?? null } })); process.exit(0); });`;
+    const job = { jobId: 'j4', operation: 'download', input: {}, outputDir: dir };
+    process.env.SPAWNER_TEST_B = 'set after the thread started';
+    try {
+      const own = await runEngine({ command: process.execPath, args: ['-e', script], env: { PATH: process.env.PATH, SPAWNER_TEST_A: 'adapter' } }, job, FAST);
+      expect(own.ok && own.metadata).toEqual({ a: 'adapter', b: null });
+      const host = await runEngine({ command: process.execPath, args: ['-e', script] }, job, FAST);
+      expect(host.ok && host.metadata).toEqual({ a: null, b: 'set after the thread started' });
+    } finally {
+      delete process.env.SPAWNER_TEST_B;
+    }
+  });
+
   it('reports a program that cannot be started as ENGINE_SPAWN with its reason', async () => {
     const missing = await runEngine({ command: path.join(dir, 'no-such-engine') }, { jobId: 'j2', operation: 'download', input: {}, outputDir: dir }, FAST);
     expect(failure(missing)).toMatchObject({ code: 'ENGINE_SPAWN', params: { reason: 'ENOENT' } });
