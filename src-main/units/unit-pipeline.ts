@@ -81,9 +81,11 @@ export class UnitPipeline {
       // settle: the adapter's commit or failure as data, then one transaction (unit-settlement.ts).
       await settleOutcome(this.ctx, unit, { engine, job, pool }, outcome, this.isStopping);
     } finally {
-      // On libuv's thread pool, not the host's thread: the folder is this attempt's alone (its job id
-      // carries the claim's token), so nothing else waits for it. One that stays is the next start's sweep's.
-      await fs.promises.rm(temporaryOutputDir(dataDir, jobId), { recursive: true, force: true }).catch(() => undefined);
+      try {
+        fs.rmSync(temporaryOutputDir(dataDir, jobId), { recursive: true, force: true });
+      } catch {
+        // Left for the next start's sweep of the temporary folder.
+      }
     }
   }
 
