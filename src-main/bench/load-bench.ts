@@ -12,6 +12,7 @@ import { BacklotError } from '../../src-shared/errors';
 import { buildBenchLibrary } from './snapshot-bench';
 import { percentile, round } from './snapshot-measure';
 import { LoadWindow } from './load-window';
+import { processCpuSeconds, threadCpuSeconds } from './process-cpu';
 import { appRoot } from '../system/app-layout';
 
 export interface LoadBenchSpec {
@@ -51,6 +52,12 @@ export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
   unitsPerS: number;
   failures: number;
   hostRssMb: number | null;
+  /** The host's CPU while the windows followed it (Linux; null elsewhere): the whole process (its
+   *  threads: the spawner, libuv's pool) and its main thread alone, the one that answers requests;
+   *  per unit done. A figure the machine's load does not inflate the way it inflates latency. */
+  hostCpu: { processS: number; mainThreadS: number; processMsPerUnit: number; mainThreadMsPerUnit: number } | null;
+  /** The machine's one-minute load average when the windows started and when they stopped. */
+  loadAverage: [number, number];
 }
 
 const BIN = path.join(appRoot(), 'bin', 'backlot.mjs');
@@ -87,6 +94,8 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
     for (const w of windows) await w.open();
     for (const w of windows) w.timings.length = 0;
     const probes: number[] = [];
+    const load0 = os.loadavg()[0];
+    const cpu0 = hostCpuNow(serve.proc.pid);
     const t0 = performance.now();
     const until = t0 + spec.durationS * 1000;
     await Promise.all(windows.map(async (w, i) => {
@@ -99,6 +108,8 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
       }
     }));
     const elapsedS = (performance.now() - t0) / 1000;
+    const cpu1 = hostCpuNow(serve.proc.pid);
+    const load1 = os.loadavg()[0];
     const events = windows.reduce((n, w) => n + w.events, 0);
     for (const w of windows) w.close();
     const unitsDone = (await totalDone(admin)) - doneBefore;
@@ -118,6 +129,12 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
       unitsPerS: round(unitsDone / elapsedS, 1),
       failures: windows.reduce((n, w) => n + w.failures, 0) + admin.failures,
       hostRssMb,
+      hostCpu: cpu0 && cpu1 ? {
+        processS: round(cpu1.process - cpu0.process, 2), mainThreadS: round(cpu1.main - cpu0.main, 2),
+        processMsPerUnit: round(((cpu1.process - cpu0.process) * 1000) / Math.max(1, unitsDone), 1),
+        mainThreadMsPerUnit: round(((cpu1.main - cpu0.main) * 1000) / Math.max(1, unitsDone), 1),
+      } : null,
+      loadAverage: [round(load0, 2), round(load1, 2)],
     };
   } finally {
     await serve?.stop();
@@ -205,6 +222,13 @@ async function untilIdle(admin: LoadWindow): Promise<void> {
 async function totalDone(admin: LoadWindow): Promise<number> {
   const snap = await admin.call('snapshot.get', {});
   return snap.channels.reduce((n, c) => n + Object.values(c.operations).reduce((m, o) => m + o.done, 0), 0);
+}
+
+function hostCpuNow(pid: number | undefined): { process: number; main: number } | null {
+  if (pid === undefined) return null;
+  const own = processCpuSeconds(pid);
+  const main = threadCpuSeconds(pid);
+  return own && main !== null ? { process: own.self, main } : null;
 }
 
 function rssMb(pid: number | undefined): number | null {

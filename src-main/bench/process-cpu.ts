@@ -45,3 +45,9 @@ export function processCpuSeconds(pid: number): { self: number; children: number
   const below = descendantCpuSeconds(pid) ?? 0;
   return { self: own.self / TICKS_PER_SECOND, children: own.reaped / TICKS_PER_SECOND + below };
 }
+
+/** One thread's own CPU seconds (Linux: /proc/<pid>/task/<tid>); a process's main thread has tid = pid. Null elsewhere. */
+export function threadCpuSeconds(pid: number, tid = pid): number | null {
+  const own = readStat(`${pid}/task/${tid}`);
+  return own === null ? null : own.self / TICKS_PER_SECOND;
+}

@@ -4,22 +4,28 @@ import {
   closeSync, existsSync, fsyncSync, linkSync, copyFileSync, mkdirSync, openSync, readFileSync,
   readdirSync, renameSync, statSync, unlinkSync, writeFileSync,
 } from 'node:fs';
-import { open, mkdir, rm } from 'node:fs/promises';
+import { copyFile, link, open, mkdir, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { BacklotError } from '../../src-shared/errors';
 
 /*
  * Ordering, and why:
- *   1. fsync every temporary file (async, off the critical tick). Without it a power cut just after
+ *   1. fsync every temporary file (async, on libuv's thread pool). Without it a power cut just after
  *      a rename can show a final name over an empty file (delayed allocation).
- *   2. In ONE synchronous tick, so nothing else in the host can interleave:
+ *   2. Prepared off the host's thread too (async), nothing renamed yet:
  *      a. hard-link each existing final file into the job's temp dir as a backup;
- *      b. write and fsync a journal listing {temp, final, backup} for every output;
- *      c. rename each temp file onto its final path, then fsync the final directories;
- *      d. call record(): the caller's database transaction (which also checks its claim's lease);
- *      e. delete the journal and the backups.
+ *      b. write and fsync a journal listing {temp, final, backup} for every output, fsync its dir.
+ *   3. In ONE synchronous tick, so nothing else in the host can interleave:
+ *      a. check that every final is still the file backed up in 2 (same inode, size and mtime; still
+ *         absent where there was none); if one changed meanwhile, 2 is done again here, synchronously;
+ *      b. rename each temp file onto its final path, then fsync the final directories;
+ *      c. call record(): the caller's database transaction (which also checks its claim's lease).
+ *   4. Delete the journal and the backups (async: after the record they only settle nothing).
  *   If a rename or record() throws, the step is undone in place (new files moved back to their
  *   temp paths, backups renamed over the finals) and the error is rethrown: old state.
+ *   A crash between 2 and 3 leaves a journal whose backups are links to the unchanged finals: the
+ *   sweep's rollback renames a link onto its own file (a no-op) or keeps the finals; old state
+ *   either way. (Until issue 19 part 7, 2 ran inside the tick: two more fsyncs on the host's thread.)
  *
  * Renames before record, never the other way: a record without its file would count a finished
  * output that is not there. A crash between (c) and (d) leaves new files under an old record; the
@@ -94,20 +100,78 @@ export async function commitOutputs(
       });
     }
   }
-  commitSync(journalDir, tempFiles.map((f, i) => ({ temp: path.resolve(f), final: path.resolve(finalPaths[i]) })), record);
+  const pairs = tempFiles.map((f, i) => ({ temp: path.resolve(f), final: path.resolve(finalPaths[i]) }));
+  const prepared = await prepareJournal(journalDir, pairs);
+  const entries = commitSync(journalDir, pairs, prepared, record);
+  await Promise.all([path.join(journalDir, JOURNAL), ...entries.flatMap((e) => (e.backup ? [e.backup] : []))]
+    .map((file) => unlink(file).catch(() => undefined)));
 }
 
-function commitSync(journalDir: string, pairs: { temp: string; final: string }[], record: () => void): void {
-  const entries: JournalEntry[] = pairs.map((p, i) => ({ ...p, backup: backupOf(p.final, path.join(journalDir, `.backup-${i}`)) }));
+/** What a final file was when it was backed up; null: there was none. */
+type Seen = { dev: number; ino: number; size: number; mtimeMs: number } | null;
+
+interface Prepared { entries: JournalEntry[]; seen: Seen[] }
+
+/** Step 2, off the host's thread: the backups and the durable journal. */
+async function prepareJournal(journalDir: string, pairs: { temp: string; final: string }[]): Promise<Prepared> {
+  const entries: JournalEntry[] = [];
+  const seen: Seen[] = [];
+  // The finals' folders exist before the synchronous step, which makes one only if it went meanwhile.
+  // A folder that cannot be made fails its rename there, which undoes the step as before.
+  for (const dir of new Set(pairs.map((p) => path.dirname(p.final)))) await mkdir(dir, { recursive: true }).catch(() => undefined);
+  for (const [i, p] of pairs.entries()) {
+    const backup = path.join(journalDir, `.backup-${i}`);
+    const final = await stat(p.final).catch(() => null);
+    if (final && !final.isFile()) throw new BacklotError('OUTPUT_COMMIT_INVALID', 'An output would replace something that is not a file.', { final: p.final });
+    if (final) {
+      await unlink(backup).catch(() => undefined);
+      try {
+        await link(p.final, backup);
+      } catch {
+        await copyFile(p.final, backup); // a file system without hard links
+        await syncFile(backup);
+      }
+    }
+    entries.push({ ...p, backup: final ? backup : null });
+    seen.push(final ? { dev: final.dev, ino: final.ino, size: final.size, mtimeMs: final.mtimeMs } : null);
+  }
+  const journal = await open(path.join(journalDir, JOURNAL), 'w');
+  try {
+    await journal.writeFile(JSON.stringify({ jobId: path.basename(journalDir), entries } satisfies Journal));
+    await journal.sync();
+  } finally {
+    await journal.close();
+  }
+  if (process.platform !== 'win32') await syncFile(journalDir, 'r');
+  return { entries, seen };
+}
+
+/** Whether every final is still what step 2 backed up (or still absent). */
+function unchangedSince(prepared: Prepared): boolean {
+  return prepared.entries.every((entry, i) => {
+    const was = prepared.seen[i];
+    let now: ReturnType<typeof statSync> | null = null;
+    try { now = statSync(entry.final); } catch { now = null; }
+    if (was === null || now === null) return was === null && now === null;
+    return now.dev === was.dev && now.ino === was.ino && now.size === was.size && now.mtimeMs === was.mtimeMs;
+  });
+}
+
+/** Steps 3 and (on a refusal) the undo, in one synchronous tick; the entries whose leftovers step 4 removes. */
+function commitSync(journalDir: string, pairs: { temp: string; final: string }[], prepared: Prepared, record: () => void): JournalEntry[] {
   const journalPath = path.join(journalDir, JOURNAL);
-  writeDurably(journalPath, JSON.stringify({ jobId: path.basename(journalDir), entries } satisfies Journal));
-  fsyncDir(journalDir);
+  let entries = prepared.entries;
+  if (!unchangedSince(prepared)) {
+    // A final changed while the journal was prepared: back it up and journal it again, here.
+    entries = pairs.map((p, i) => ({ ...p, backup: backupOf(p.final, path.join(journalDir, `.backup-${i}`)) }));
+    writeDurably(journalPath, JSON.stringify({ jobId: path.basename(journalDir), entries } satisfies Journal));
+    fsyncDir(journalDir);
+  }
 
   const renamed: JournalEntry[] = [];
   try {
     for (const entry of entries) {
-      mkdirSync(path.dirname(entry.final), { recursive: true });
-      renameSync(entry.temp, entry.final);
+      renameInto(entry.temp, entry.final);
       renamed.push(entry);
     }
     for (const dir of new Set(entries.map((e) => path.dirname(e.final)))) fsyncDir(dir);
@@ -123,8 +187,18 @@ function commitSync(journalDir: string, pairs: { temp: string; final: string }[]
     });
     throw Object.assign(error, { cause: e });
   }
-  unlinkQuietly(journalPath);
-  for (const entry of entries) if (entry.backup) unlinkQuietly(entry.backup);
+  return entries;
+}
+
+/** A rename onto a final whose folder step 2 made; made again here only if it went meanwhile. */
+function renameInto(temp: string, final: string): void {
+  try {
+    renameSync(temp, final);
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 'ENOENT' || !existsSync(temp)) throw e;
+    mkdirSync(path.dirname(final), { recursive: true });
+    renameSync(temp, final);
+  }
 }
 
 /** Keep the current final file reachable under a second name; null when there is none to keep. */
@@ -220,6 +294,11 @@ function writeDurably(file: string, text: string): void {
 function fsyncFile(file: string): void {
   const fd = openSync(file, 'r+');
   try { fsyncSync(fd); } finally { closeSync(fd); }
+}
+
+async function syncFile(file: string, flags = 'r+'): Promise<void> {
+  const handle = await open(file, flags);
+  try { await handle.sync(); } finally { await handle.close(); }
 }
 
 function fsyncDir(dir: string): void {

@@ -2,7 +2,6 @@
 // a child process that takes one job (one-shot) or jobs one after another (long-lived, its model
 // kept loaded), with one way to end a job that goes wrong (SIGTERM to the process tree, SIGKILL
 // after a grace) and one decision of how a job ended, so no caller ever handles raw exits.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -10,6 +9,7 @@ import {
   type EngineJob, type EngineLine, type EngineOutput, type LogLevel, type ProgressLine, type ProtocolError,
 } from '../../src-shared/protocol/engine-lines';
 import { signalProcessTree } from './process-tree';
+import { spawnEngineChild, type EngineChild } from './engine-spawner';
 import type { ProgressMessage } from '../../src-shared/runs/progress-keys';
 
 /** How to start an engine. Never a shell command line: `command` and each argument go to exec as is. */
@@ -105,8 +105,11 @@ interface Job {
 }
 
 export class EngineProcess {
-  private child: ChildProcess | null = null;
+  private child: EngineChild | null = null;
   private spawnError: unknown = null;
+  /** The engine has started (its pid is known); until then a stop waits for it (engine-spawner.ts). */
+  private spawned = false;
+  private killGraceMs = DEFAULT_GRACE_MS;
   private exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private ended = false;
   private stdoutBuffer = '';
@@ -151,12 +154,9 @@ export class EngineProcess {
         onAbort: () => this.terminate(job, { code: 'ENGINE_CANCELLED', params: { phase: 'running' } }),
       };
       this.job = job;
-      if (!this.child && !this.start()) return;
-      // A program that cannot be started has no pid yet: its 'error' event ends the job.
-      if (this.child!.pid === undefined) return;
-      if (this.mode === 'long-lived') this.stderrText = '';
-      this.child!.stdin!.write(encodeLine({ type: 'job', ...request, ...(this.mode === 'long-lived' ? { keepAlive: true } : {}) }));
-      // stdin stays open: its EOF is how an engine learns the host is gone.
+      // The first job goes out once the process has started ('spawn'); a failed start ends it ('error').
+      if (!this.child) this.start();
+      else this.sendJob(job);
       job.timers.push(setTimeout(() => this.terminate(job, { code: 'ENGINE_TIMEOUT', params: { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS } }),
         options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
       this.armStall(job);
@@ -170,42 +170,37 @@ export class EngineProcess {
     else this.kill(DEFAULT_GRACE_MS);
   }
 
-  /** Spawns the process for the first job; false when it could not start (the job has ended). */
-  private start(): boolean {
-    const job = this.job!;
-    try {
-      this.child = spawn(this.command.command, buildArgv(this.command), {
-        cwd: this.command.cwd, env: this.command.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'],
-        // Own process group, so the whole tree can be signalled at once (process-tree.ts).
-        detached: process.platform !== 'win32', shell: false, windowsHide: true,
-      });
-    } catch (e) {
-      // Synchronous refusals: a NUL byte in an argument, an invalid cwd type.
-      this.spawnError = e;
-      this.settle(job);
-      return false;
-    }
-    const child = this.child;
+  /** Starts the process for the first job, off the host's thread where it can (engine-spawner.ts). */
+  private start(): void {
+    const child = spawnEngineChild({ command: this.command.command, args: buildArgv(this.command), cwd: this.command.cwd, env: this.command.env ?? process.env });
+    this.child = child;
+    child.on('spawn', () => {
+      this.spawned = true;
+      const pid = child.pid as number;
+      // A stop that came while the process was starting is carried out now, and the job never sent.
+      if (this.killing) return this.signalKill(pid);
+      const job = this.job;
+      if (!job || job.settling) return;
+      this.callback(job, () => job.options.onSpawn?.(pid));
+      this.sendJob(job);
+    });
     child.on('error', (e) => {
-      // Only a failed start leaves no pid; later errors (a failed kill) change nothing here.
-      if (child.pid === undefined) {
+      // Only a failed start matters; later errors (a failed kill) change nothing here.
+      if (!this.spawned) {
         this.spawnError = e;
         this.end();
       }
     });
     child.on('exit', (code, signal) => this.onExit(code, signal));
     child.on('close', () => this.end());
-    if (child.pid === undefined) return true;
-    this.callback(job, () => job.options.onSpawn?.(child.pid as number));
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => this.onStdout(chunk));
-    child.stdout!.on('error', () => undefined);
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => { this.stderrText = (this.stderrText + chunk).slice(-STDERR_KEEP_CHARS); });
-    child.stderr!.on('error', () => undefined);
-    // An engine that exits without reading its job makes this write fail with EPIPE; its exit tells the story.
-    child.stdin!.on('error', () => undefined);
-    return true;
+    child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
+    child.stderr.on('data', (chunk: string) => { this.stderrText = (this.stderrText + chunk).slice(-STDERR_KEEP_CHARS); });
+  }
+
+  private sendJob(job: Job): void {
+    if (this.mode === 'long-lived') this.stderrText = '';
+    this.child!.stdin.write(encodeLine({ type: 'job', ...job.request, ...(this.mode === 'long-lived' ? { keepAlive: true } : {}) }));
+    // stdin stays open: its EOF is how an engine learns the host is gone.
   }
 
   private armStall(job: Job): void {
@@ -276,12 +271,17 @@ export class EngineProcess {
   }
 
   private kill(graceMs: number): void {
-    const pid = this.child?.pid;
-    if (this.killing || pid === undefined || this.exit) return;
+    if (this.killing || !this.child || this.exit || this.spawnError || this.ended) return;
     this.killing = true;
+    this.killGraceMs = graceMs;
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    // Still starting: the kill happens on its 'spawn' (start()).
+    if (this.spawned) this.signalKill(this.child.pid as number);
+  }
+
+  private signalKill(pid: number): void {
     signalProcessTree(pid, 'SIGTERM');
-    this.killTimer = setTimeout(() => signalProcessTree(pid, 'SIGKILL'), graceMs);
+    this.killTimer = setTimeout(() => signalProcessTree(pid, 'SIGKILL'), this.killGraceMs);
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
@@ -293,10 +293,10 @@ export class EngineProcess {
     const pid = this.child?.pid;
     // Whatever the engine left running dies with it, whichever way it ended.
     if (pid !== undefined) signalProcessTree(pid, 'SIGKILL');
-    this.child?.stdin?.destroy();
+    this.child?.stdin.destroy();
     this.closeTimer = setTimeout(() => {
-      this.child?.stdout?.destroy();
-      this.child?.stderr?.destroy();
+      this.child?.stdout.destroy();
+      this.child?.stderr.destroy();
       this.end();
     }, CLOSE_WAIT_MS);
   }

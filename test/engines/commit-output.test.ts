@@ -2,7 +2,8 @@
 // record, the library holds either the old files under the old record or the new ones under the new.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import fs, { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,7 +82,7 @@ describe('commitOutputs', () => {
 describe('a host killed inside the commit, then the startup sweep', () => {
   const fixture = fileURLToPath(new URL('./fixtures/commit-and-crash.ts', import.meta.url));
 
-  function crashDuringCommit(mode: 'before-db-commit' | 'after-db-commit'): void {
+  function crashDuringCommit(mode: 'before-db-commit' | 'after-db-commit' | 'before-rename'): void {
     const child = spawnSync(process.execPath, ['--import', 'tsx', fixture, lib, mode], { encoding: 'utf8', timeout: 30_000 });
     expect(child.signal, child.stderr).toBe('SIGKILL');
   }
@@ -120,6 +121,52 @@ describe('a host killed inside the commit, then the startup sweep', () => {
     const report = await sweepTemporaryOutputs(lib);
     expect(report.keptNew).toEqual(['job-7']);
     expect(read(path.join(media, 'a.txt'))).toBe('new a');
+  });
+});
+
+describe('a host killed after the journal was prepared, before anything was renamed', () => {
+  const fixture = fileURLToPath(new URL('./fixtures/commit-and-crash.ts', import.meta.url));
+
+  it('leaves the old files whatever the sweep is told (a backup is a link to its unchanged final)', async () => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fixture, lib, 'before-rename'], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.signal, child.stderr).toBe('SIGKILL');
+    const jobDir = temporaryOutputDir(lib, 'job-7');
+    // The journal and the backup were durable before the synchronous step began.
+    expect(readdirSync(jobDir).sort()).toEqual(['.backup-0', '.commit-journal.json', 'a.txt', 'b.txt']);
+    const report = await sweepTemporaryOutputs(lib, { wasRecorded: () => false });
+    expect(report).toEqual({ removed: ['job-7'], rolledBack: ['job-7'], keptNew: [] });
+    expect(read(path.join(media, 'a.txt'))).toBe('old a');
+    expect(read(path.join(media, 'b.txt'))).toBeNull();
+    expect(readdirSync(path.join(lib, TEMP_DIR_NAME))).toEqual([]);
+  });
+});
+
+describe('a final replaced while the journal was prepared', () => {
+  it('is backed up again in the synchronous step: a refused record restores that file, not the older one', async () => {
+    const temps = await stage('job-10', { 'a.txt': 'new a' });
+    const final = path.join(media, 'a.txt');
+    // At the synchronous step's first look, someone has put another file in place (a new inode).
+    const statSync = fs.statSync;
+    let replaced = false;
+    (fs as { statSync: typeof fs.statSync }).statSync = ((file: fs.PathLike, ...rest: unknown[]) => {
+      if (!replaced && String(file) === final) {
+        replaced = true;
+        writeFileSync(`${final}.other`, 'other a');
+        fs.renameSync(`${final}.other`, final);
+      }
+      return (statSync as (...a: unknown[]) => unknown)(file, ...rest);
+    }) as typeof fs.statSync;
+    syncBuiltinESMExports();
+    try {
+      const lapsed = new BacklotError('LEASE_LOST', 'Another worker holds this job now.');
+      await expect(commitOutputs(temps, [final], () => { throw lapsed; })).rejects.toBe(lapsed);
+    } finally {
+      (fs as { statSync: typeof fs.statSync }).statSync = statSync;
+      syncBuiltinESMExports();
+    }
+    expect(replaced).toBe(true);
+    expect(read(final)).toBe('other a');
+    expect(temps.map(read)).toEqual(['new a']);
   });
 });
 

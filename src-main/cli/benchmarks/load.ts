@@ -35,6 +35,7 @@ function describeLoad(r: LoadBenchResult): string {
     `${r.windows} windows following the dispatching host for ${r.durationS} s (${r.unitsDone} units done, ${r.unitsPerS}/s; ${r.eventsPerWindowPerS} events per window per s):`,
     row('cheap request (lanes.list every 100 ms per window)', r.cheap),
     ...r.windowReads.map((x) => row(`window re-read ${x.method}`, x)),
+    `host CPU while followed: ${r.hostCpu ? `${r.hostCpu.processS} s (${r.hostCpu.processMsPerUnit} ms a unit), main thread ${r.hostCpu.mainThreadS} s (${r.hostCpu.mainThreadMsPerUnit} ms a unit)` : 'n/a'}; load average ${r.loadAverage[0]} -> ${r.loadAverage[1]}`,
     `host RSS ${r.hostRssMb ?? 'n/a'} MB; failed calls ${r.failures}`,
   ].join('\n');
 }
