@@ -67,7 +67,7 @@ export class Arbiter {
 
   constructor(private readonly host: Host, private config: ArbiterConfig) {
     const db = host.db;
-    this.claims = new ClaimStore(db);
+    this.claims = new ClaimStore(db, host.uow);
     this.runs = new RunWriter(host.uow, db);
     this.fairness = new FairnessStore(host.uow, db);
     this.holds = new LaneHolds(db);
