@@ -1,14 +1,15 @@
 // What each leaf of the policy tree could run on a lane right now: its operations bound there
 // (preflight passed, disk gate allowing) and its best ready item in the leaf's order, asked of the
 // remembered index answers (candidate-memo.ts), never of a frozen list.
-import { baseLane, laneMatches } from '../../src-shared/catalog/pool-lanes';
-import { catalogIndex, operationSpec } from '../../src-shared/catalog/operations';
+import { baseLane } from '../../src-shared/catalog/pool-lanes';
+import { operationSpec } from '../../src-shared/catalog/operations';
 import type { WorkStore } from '../work/work-store';
 import type { DiskMode } from '../gates/disk-gate';
-import { cmp, compareWithin, type Candidate, type CandidateQueries } from './candidates';
+import { compareWithin, type Candidate, type CandidateQueries } from './candidates';
+import { bestAcrossBindings, heaviestChoice, leafBindings, minPublishedOf, runnableNodes } from './leaf-choice';
 import type { CandidateMemo, Memo } from './candidate-memo';
 import type { CompiledNode, CompiledTree } from './compile-tree';
-import { expectedSeconds, type EngineBinding } from './lanes';
+import type { EngineBinding } from './lanes';
 import type { SlotTable } from './slot-table';
 
 export class LeafCandidates {
@@ -51,12 +52,7 @@ export class LeafCandidates {
     }
     let set = perLane.get(lane);
     if (!set) {
-      const nodes = new Set<CompiledNode>();
-      for (const leaf of tree.leaves) {
-        if (this.leafOperations(leaf, lane, 'open').length === 0) continue;
-        for (let n: CompiledNode | null = leaf; n !== null && !nodes.has(n); n = n.parent) nodes.add(n);
-      }
-      set = nodes;
+      set = runnableNodes(tree.leaves, (leaf) => this.leafOperations(leaf, lane, 'open').length > 0);
       perLane.set(lane, set);
     }
     return set;
@@ -73,9 +69,7 @@ export class LeafCandidates {
     const key = disk === 'open' ? lane : `${lane}\0closed`;
     let list = perLane.get(key);
     if (!list) {
-      list = leaf.matchesNothing || (leaf.lane !== null && !laneMatches(leaf.lane, lane)) ? [] : this.bindingsOn(lane).filter((b) => b.preflight.ok
-        && (leaf.operations === null || leaf.operations.has(b.operation))
-        && (disk === 'open' || !operationSpec(b.operation).writesMedia));
+      list = leafBindings(leaf, lane, disk, this.bindingsOn);
       perLane.set(key, list);
     }
     return list;
@@ -102,7 +96,7 @@ export class LeafCandidates {
    */
   private withAnnouncedFitting(leaf: CompiledNode, lane: string, now: number, room: number, best: Candidate | undefined): Candidate | undefined {
     const order = leaf.order === 'heaviest' ? 'newest' : leaf.order;
-    const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;
+    const minPublished = minPublishedOf(leaf, now);
     const writers = this.leafOperations(leaf, lane, 'open').filter((b) => operationSpec(b.operation).writesMedia);
     for (const b of writers) {
       const c = this.queries.bestAnnounced(b.operation, leaf.channels, order, minPublished, room);
@@ -114,7 +108,7 @@ export class LeafCandidates {
   private gatedCandidate(leaf: CompiledNode, lane: string, now: number, disk: DiskMode): Candidate | undefined {
     const bindings = this.leafOperations(leaf, lane, disk);
     if (bindings.length === 0) return undefined;
-    const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;
+    const minPublished = minPublishedOf(leaf, now);
     if (leaf.order === 'heaviest') return this.heaviest(leaf, bindings, minPublished);
     const order = leaf.order;
     let handles = this.leafMemos.get(bindings);
@@ -122,38 +116,15 @@ export class LeafCandidates {
       handles = bindings.map((b) => this.memo.handle(b.operation, leaf.channels, order));
       this.leafMemos.set(bindings, handles);
     }
-    let best: Candidate | undefined;
-    let bestCost = 0;
-    for (let i = 0; i < bindings.length; i++) {
-      const b = bindings[i];
-      const c = this.memo.bestOf(handles[i], minPublished);
-      if (!c) continue;
-      const cost = expectedSeconds(b, c.durationS);
-      if (!best) { best = c; bestCost = cost; continue; }
-      const byOrder = order === 'cheapest' ? cost - bestCost || compareWithin('cheapest', c, best) : compareWithin(order, c, best);
-      if (byOrder < 0 || (byOrder === 0 && catalogIndex(c.operation) < catalogIndex(best.operation))) { best = c; bestCost = cost; }
-    }
-    return best;
+    const memos = handles;
+    return bestAcrossBindings(bindings, order, (i) => this.memo.bestOf(memos[i], minPublished));
   }
 
   /** heaviest: the channel with the most reachable work of the leaf's operations first; inside it, newest. */
   private heaviest(leaf: CompiledNode, bindings: EngineBinding[], minPublished: number): Candidate | undefined {
     this.work.flushCounts();
     const counts = this.queries.reachableCounts(bindings.map((b) => b.operation));
-    const channels = [...counts.keys()]
-      .filter((c) => leaf.channels === null || leaf.channels.includes(c))
-      .sort((a, b) => counts.get(b)! - counts.get(a)! || cmp(a, b));
-    for (const ch of channels) {
-      let best: Candidate | undefined;
-      for (const b of bindings) {
-        const c = this.memo.best(b.operation, [ch], 'newest', minPublished);
-        if (!c) continue;
-        const o = best ? compareWithin('newest', c, best) : -1;
-        if (o < 0 || (o === 0 && catalogIndex(c.operation) < catalogIndex(best!.operation))) best = c;
-      }
-      if (best) return best;
-    }
-    return undefined;
+    return heaviestChoice(counts, (ch) => ch, leaf.channels, bindings, (ch, b) => this.memo.best(b.operation, [ch], 'newest', minPublished));
   }
 
   /** Units running per choosing leaf, summed over a subtree. */
