@@ -759,7 +759,17 @@ function mediaOutput(item: ItemFactsRow, expected: string): string | null {
   return item.media_state === 'local' ? expected : null;
 }
 
+/** The last channel settings parsed and their answer: derivation asks once per item, mostly of one channel in a row. */
+let lastSettings: { json: string; redownload: boolean } | null = null;
+
 function channelAllowsRedownload(settingsJson: string): boolean {
+  if (lastSettings?.json === settingsJson) return lastSettings.redownload;
+  const redownload = parseRedownload(settingsJson);
+  lastSettings = { json: settingsJson, redownload };
+  return redownload;
+}
+
+function parseRedownload(settingsJson: string): boolean {
   try {
     const s = JSON.parse(settingsJson) as { redownload?: unknown };
     return s.redownload === true;
