@@ -34,6 +34,8 @@ export class LeafCandidates {
   forgetBindings(): void {
     this.leafBindings = new WeakMap();
     this.runnableNodes = new WeakMap();
+    this.activeLeaves = new WeakMap();
+    this.plans.clear();
     this.idleStamps.clear();
   }
 
@@ -45,6 +47,10 @@ export class LeafCandidates {
    * size fits run (withAnnouncedFitting), so its leaf must still be asked.
    */
   runnable(tree: CompiledTree, lane: string): ReadonlySet<CompiledNode> {
+    if (tree !== this.planTree) {
+      this.planTree = tree;
+      this.plans.clear();
+    }
     let perLane = this.runnableNodes.get(tree);
     if (!perLane) {
       perLane = new Map();
@@ -58,15 +64,33 @@ export class LeafCandidates {
     return set;
   }
 
+  /**
+   * The tree runnable() last saw, and its leaves' binding lists per lane and gate by leaf index: a
+   * pull asks every runnable leaf, and an array read is cheaper than the per-leaf maps below.
+   */
+  private planTree: CompiledTree | null = null;
+  private readonly plans = new Map<string, EngineBinding[][]>();
+
   /** Operations a leaf may run on a lane right now: bound there, preflight passed, disk gate allows. */
   leafOperations(leaf: CompiledNode, lane: string, disk: DiskMode): EngineBinding[] {
+    const key = disk === 'open' ? lane : `${lane}\0closed`;
+    // A leaf of another tree than the current one (none is asked today) takes the maps' way.
+    if (this.planTree === null || this.planTree.leaves[leaf.leafIndex] !== leaf) return this.leafBindingsOf(leaf, lane, disk, key);
+    let byIndex = this.plans.get(key);
+    if (!byIndex) {
+      byIndex = [];
+      this.plans.set(key, byIndex);
+    }
+    return (byIndex[leaf.leafIndex] ??= this.leafBindingsOf(leaf, lane, disk, key));
+  }
+
+  private leafBindingsOf(leaf: CompiledNode, lane: string, disk: DiskMode, key: string): EngineBinding[] {
     // A compiled leaf and the bindings never change while they live: computed once per (leaf, lane, gate).
     let perLane = this.leafBindings.get(leaf);
     if (!perLane) {
       perLane = new Map();
       this.leafBindings.set(leaf, perLane);
     }
-    const key = disk === 'open' ? lane : `${lane}\0closed`;
     let list = perLane.get(key);
     if (!list) {
       list = leafBindings(leaf, lane, disk, this.bindingsOn);
@@ -145,12 +169,32 @@ export class LeafCandidates {
    * pool slot is another slot of its base lane's kind: non-passive work running on `gpu` or on any
    * `gpu@pool` keeps passive work off them all (docs/pools.md "Pool lanes in the tree").
    */
-  nonPassiveBusy(tree: CompiledTree, lane: string, candidateOf: (leaf: CompiledNode) => Candidate | undefined, runnable?: ReadonlySet<CompiledNode>): boolean {
+  nonPassiveBusy(tree: CompiledTree, lane: string, candidateOf: (leaf: CompiledNode) => Candidate | undefined, onlyRunnable = false): boolean {
     for (const u of this.slots.runningOnBase(baseLane(lane))) {
       const node = u.nodeId === null ? undefined : tree.nodes.get(u.nodeId);
       if (!node || !node.passive) return true;
     }
-    return tree.leaves.some((leaf) => !leaf.passive && (runnable === undefined || runnable.has(leaf)) && candidateOf(leaf) !== undefined);
+    // `onlyRunnable`: the others have no candidate on the lane by construction (runnable()).
+    const leaves = onlyRunnable ? this.activeRunnable(tree, lane) : tree.leaves.filter((leaf) => !leaf.passive);
+    return leaves.some((leaf) => candidateOf(leaf) !== undefined);
+  }
+
+  /** Per compiled tree and lane: the non-passive leaves of runnable(), in tree order. */
+  private activeLeaves = new WeakMap<CompiledTree, Map<string, readonly CompiledNode[]>>();
+
+  private activeRunnable(tree: CompiledTree, lane: string): readonly CompiledNode[] {
+    let perLane = this.activeLeaves.get(tree);
+    if (!perLane) {
+      perLane = new Map();
+      this.activeLeaves.set(tree, perLane);
+    }
+    let list = perLane.get(lane);
+    if (!list) {
+      const runnable = this.runnable(tree, lane);
+      list = tree.leaves.filter((leaf) => !leaf.passive && runnable.has(leaf));
+      perLane.set(lane, list);
+    }
+    return list;
   }
 
   /** Is there matched reachable work for this lane (ignoring gates)? `stamp` moves whenever the answer may change. */
