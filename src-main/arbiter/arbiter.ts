@@ -64,10 +64,14 @@ export class Arbiter {
   /** Costs engines worked out from an item's real inputs (the transcript's length), by claim key. */
   private readonly knownUnitUsd = new Map<string, number>();
   private readonly q;
+  /** pickFor's memo of the leaves' candidates: a value counts only under the current pick's stamp. */
+  private pickStamp = 0;
+  private memoStamps = new Float64Array(0);
+  private memoValues: (Candidate | undefined)[] = [];
 
   constructor(private readonly host: Host, private config: ArbiterConfig) {
     const db = host.db;
-    this.claims = new ClaimStore(db);
+    this.claims = new ClaimStore(db, host.uow);
     this.runs = new RunWriter(host.uow, db);
     this.fairness = new FairnessStore(host.uow, db);
     this.holds = new LaneHolds(db);
@@ -400,22 +404,32 @@ export class Arbiter {
   private pickFor(lane: LaneConfig, slot: number, tree: CompiledTree, now: number): RunningUnit | null {
     if (this.laneHold(lane, now)) return null;
     const disk = this.currentDiskMode();
-    const memo = new Map<CompiledNode, Candidate | undefined>();
     const capped = this.capsUnits(lane);
+    // The pick's memo of each leaf's candidate, in arrays by leaf index stamped per pick (no map
+    // built per pick: a tree with a leaf per channel asks a hundred leaves a pick).
+    const stamp = ++this.pickStamp;
+    if (this.memoStamps.length < tree.leaves.length) {
+      this.memoStamps = new Float64Array(tree.leaves.length);
+      this.memoValues = new Array<Candidate | undefined>(tree.leaves.length);
+    }
+    const stamps = this.memoStamps;
+    const values = this.memoValues;
     const candidateOf = (leaf: CompiledNode) => {
-      if (!memo.has(leaf)) {
+      const i = leaf.leafIndex;
+      if (stamps[i] !== stamp) {
+        stamps[i] = stamp;
         const c = this.leaves.leafCandidate(leaf, lane.queueKey, now, disk);
         // A leaf whose next unit would cross the spend cap has nothing to run on this lane now.
-        memo.set(leaf, c && capped && this.unitSpendHold(lane, c, now) ? undefined : c);
+        values[i] = c && capped && this.unitSpendHold(lane, c, now) ? undefined : c;
       }
-      return memo.get(leaf);
+      return values[i];
     };
     const runnable = this.leaves.runnable(tree, lane.queueKey);
     const picked = select({
       tree,
       candidateOf,
       runningIn: this.leaves.runningCounter(),
-      nonPassiveBusy: this.leaves.nonPassiveBusy(tree, lane.queueKey, candidateOf, runnable),
+      nonPassiveBusy: this.leaves.nonPassiveBusy(tree, lane.queueKey, candidateOf, true),
       fairness: this.fairness,
       runnable,
     });

@@ -10,11 +10,8 @@ import type { OperationId } from '../../src-shared/catalog/operations';
 export class ClaimUpkeep {
   /** The earliest claim expiry known; too early is harmless (one query finds nothing to release). */
   private earliestExpiry: number | null | undefined;
-  private readonly firstExpiry;
 
-  constructor(private readonly host: Host, private readonly claims: ClaimStore, private readonly runs: RunWriter, private readonly slots: SlotTable) {
-    this.firstExpiry = host.db.prepare('SELECT MIN(expires_at) FROM claims').pluck();
-  }
+  constructor(private readonly host: Host, private readonly claims: ClaimStore, private readonly runs: RunWriter, private readonly slots: SlotTable) {}
 
   /**
    * Runs a dead process left open become interrupted (keeping what they spent); their claims are
@@ -52,7 +49,7 @@ export class ClaimUpkeep {
       if (unit && unit.key === c.key) continue; // a live local holder renews by completing
       this.release(c.key, c.token, c.operation, c.item_id, now);
     }
-    const first = this.firstExpiry.get() as number | null;
+    const first = this.claims.firstExpiry();
     // A live local holder's lapsed claim stays; look again at the next pull rather than never.
     this.earliestExpiry = first !== null && first <= now ? undefined : first;
   }

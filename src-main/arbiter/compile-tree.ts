@@ -18,6 +18,10 @@ export interface CompiledNode {
   children: CompiledNode[];
   parent: CompiledNode | null;
   isLeaf: boolean;
+  /** A leaf's place in `CompiledTree.leaves` (-1 for a group): per-pick arrays are indexed by it. */
+  leafIndex: number;
+  /** The node's place in the tree's walk order (0 for the root, below `nodes.size`): the same for every node. */
+  nodeIndex: number;
   /** Effective match. null = unconstrained; an empty set = matches nothing. */
   operations: ReadonlySet<OperationId> | null;
   /** The lane or lane pattern the work must run on (`gpu`, `gpu@studio`, `gpu@*`; src-shared/catalog/pool-lanes.ts). */
@@ -83,6 +87,8 @@ export function compileTree(tree: PolicyNode, channels: readonly ChannelInfo[]):
       children: [],
       parent,
       isLeaf: node.children === undefined,
+      leafIndex: -1,
+      nodeIndex: nodes.size,
       operations,
       lane,
       channels: channelIds,
@@ -92,7 +98,7 @@ export function compileTree(tree: PolicyNode, channels: readonly ChannelInfo[]):
     };
     nodes.set(node.id, compiled);
     for (const child of node.children ?? []) compiled.children.push(visit(child, compiled));
-    if (compiled.isLeaf) leaves.push(compiled);
+    if (compiled.isLeaf) compiled.leafIndex = leaves.push(compiled) - 1;
     return compiled;
   };
 

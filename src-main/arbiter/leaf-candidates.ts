@@ -1,14 +1,15 @@
 // What each leaf of the policy tree could run on a lane right now: its operations bound there
 // (preflight passed, disk gate allowing) and its best ready item in the leaf's order, asked of the
 // remembered index answers (candidate-memo.ts), never of a frozen list.
-import { baseLane, laneMatches } from '../../src-shared/catalog/pool-lanes';
-import { catalogIndex, operationSpec } from '../../src-shared/catalog/operations';
+import { baseLane } from '../../src-shared/catalog/pool-lanes';
+import { operationSpec } from '../../src-shared/catalog/operations';
 import type { WorkStore } from '../work/work-store';
 import type { DiskMode } from '../gates/disk-gate';
-import { cmp, compareWithin, type Candidate, type CandidateQueries } from './candidates';
+import { compareWithin, type Candidate, type CandidateQueries } from './candidates';
+import { bestAcrossBindings, heaviestChoice, leafBindings, minPublishedOf, runnableNodes } from './leaf-choice';
 import type { CandidateMemo, Memo } from './candidate-memo';
 import type { CompiledNode, CompiledTree } from './compile-tree';
-import { expectedSeconds, type EngineBinding } from './lanes';
+import type { EngineBinding } from './lanes';
 import type { SlotTable } from './slot-table';
 
 export class LeafCandidates {
@@ -33,6 +34,8 @@ export class LeafCandidates {
   forgetBindings(): void {
     this.leafBindings = new WeakMap();
     this.runnableNodes = new WeakMap();
+    this.activeLeaves = new WeakMap();
+    this.plans.clear();
     this.idleStamps.clear();
   }
 
@@ -44,6 +47,10 @@ export class LeafCandidates {
    * size fits run (withAnnouncedFitting), so its leaf must still be asked.
    */
   runnable(tree: CompiledTree, lane: string): ReadonlySet<CompiledNode> {
+    if (tree !== this.planTree) {
+      this.planTree = tree;
+      this.plans.clear();
+    }
     let perLane = this.runnableNodes.get(tree);
     if (!perLane) {
       perLane = new Map();
@@ -51,31 +58,42 @@ export class LeafCandidates {
     }
     let set = perLane.get(lane);
     if (!set) {
-      const nodes = new Set<CompiledNode>();
-      for (const leaf of tree.leaves) {
-        if (this.leafOperations(leaf, lane, 'open').length === 0) continue;
-        for (let n: CompiledNode | null = leaf; n !== null && !nodes.has(n); n = n.parent) nodes.add(n);
-      }
-      set = nodes;
+      set = runnableNodes(tree.leaves, (leaf) => this.leafOperations(leaf, lane, 'open').length > 0);
       perLane.set(lane, set);
     }
     return set;
   }
 
+  /**
+   * The tree runnable() last saw, and its leaves' binding lists per lane and gate by leaf index: a
+   * pull asks every runnable leaf, and an array read is cheaper than the per-leaf maps below.
+   */
+  private planTree: CompiledTree | null = null;
+  private readonly plans = new Map<string, EngineBinding[][]>();
+
   /** Operations a leaf may run on a lane right now: bound there, preflight passed, disk gate allows. */
   leafOperations(leaf: CompiledNode, lane: string, disk: DiskMode): EngineBinding[] {
+    const key = disk === 'open' ? lane : `${lane}\0closed`;
+    // A leaf of another tree than the current one (none is asked today) takes the maps' way.
+    if (this.planTree === null || this.planTree.leaves[leaf.leafIndex] !== leaf) return this.leafBindingsOf(leaf, lane, disk, key);
+    let byIndex = this.plans.get(key);
+    if (!byIndex) {
+      byIndex = [];
+      this.plans.set(key, byIndex);
+    }
+    return (byIndex[leaf.leafIndex] ??= this.leafBindingsOf(leaf, lane, disk, key));
+  }
+
+  private leafBindingsOf(leaf: CompiledNode, lane: string, disk: DiskMode, key: string): EngineBinding[] {
     // A compiled leaf and the bindings never change while they live: computed once per (leaf, lane, gate).
     let perLane = this.leafBindings.get(leaf);
     if (!perLane) {
       perLane = new Map();
       this.leafBindings.set(leaf, perLane);
     }
-    const key = disk === 'open' ? lane : `${lane}\0closed`;
     let list = perLane.get(key);
     if (!list) {
-      list = leaf.matchesNothing || (leaf.lane !== null && !laneMatches(leaf.lane, lane)) ? [] : this.bindingsOn(lane).filter((b) => b.preflight.ok
-        && (leaf.operations === null || leaf.operations.has(b.operation))
-        && (disk === 'open' || !operationSpec(b.operation).writesMedia));
+      list = leafBindings(leaf, lane, disk, this.bindingsOn);
       perLane.set(key, list);
     }
     return list;
@@ -102,7 +120,7 @@ export class LeafCandidates {
    */
   private withAnnouncedFitting(leaf: CompiledNode, lane: string, now: number, room: number, best: Candidate | undefined): Candidate | undefined {
     const order = leaf.order === 'heaviest' ? 'newest' : leaf.order;
-    const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;
+    const minPublished = minPublishedOf(leaf, now);
     const writers = this.leafOperations(leaf, lane, 'open').filter((b) => operationSpec(b.operation).writesMedia);
     for (const b of writers) {
       const c = this.queries.bestAnnounced(b.operation, leaf.channels, order, minPublished, room);
@@ -114,7 +132,7 @@ export class LeafCandidates {
   private gatedCandidate(leaf: CompiledNode, lane: string, now: number, disk: DiskMode): Candidate | undefined {
     const bindings = this.leafOperations(leaf, lane, disk);
     if (bindings.length === 0) return undefined;
-    const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;
+    const minPublished = minPublishedOf(leaf, now);
     if (leaf.order === 'heaviest') return this.heaviest(leaf, bindings, minPublished);
     const order = leaf.order;
     let handles = this.leafMemos.get(bindings);
@@ -122,38 +140,15 @@ export class LeafCandidates {
       handles = bindings.map((b) => this.memo.handle(b.operation, leaf.channels, order));
       this.leafMemos.set(bindings, handles);
     }
-    let best: Candidate | undefined;
-    let bestCost = 0;
-    for (let i = 0; i < bindings.length; i++) {
-      const b = bindings[i];
-      const c = this.memo.bestOf(handles[i], minPublished);
-      if (!c) continue;
-      const cost = expectedSeconds(b, c.durationS);
-      if (!best) { best = c; bestCost = cost; continue; }
-      const byOrder = order === 'cheapest' ? cost - bestCost || compareWithin('cheapest', c, best) : compareWithin(order, c, best);
-      if (byOrder < 0 || (byOrder === 0 && catalogIndex(c.operation) < catalogIndex(best.operation))) { best = c; bestCost = cost; }
-    }
-    return best;
+    const memos = handles;
+    return bestAcrossBindings(bindings, order, (i) => this.memo.bestOf(memos[i], minPublished));
   }
 
   /** heaviest: the channel with the most reachable work of the leaf's operations first; inside it, newest. */
   private heaviest(leaf: CompiledNode, bindings: EngineBinding[], minPublished: number): Candidate | undefined {
     this.work.flushCounts();
     const counts = this.queries.reachableCounts(bindings.map((b) => b.operation));
-    const channels = [...counts.keys()]
-      .filter((c) => leaf.channels === null || leaf.channels.includes(c))
-      .sort((a, b) => counts.get(b)! - counts.get(a)! || cmp(a, b));
-    for (const ch of channels) {
-      let best: Candidate | undefined;
-      for (const b of bindings) {
-        const c = this.memo.best(b.operation, [ch], 'newest', minPublished);
-        if (!c) continue;
-        const o = best ? compareWithin('newest', c, best) : -1;
-        if (o < 0 || (o === 0 && catalogIndex(c.operation) < catalogIndex(best!.operation))) best = c;
-      }
-      if (best) return best;
-    }
-    return undefined;
+    return heaviestChoice(counts, (ch) => ch, leaf.channels, bindings, (ch, b) => this.memo.best(b.operation, [ch], 'newest', minPublished));
   }
 
   /** Units running per choosing leaf, summed over a subtree. */
@@ -174,12 +169,32 @@ export class LeafCandidates {
    * pool slot is another slot of its base lane's kind: non-passive work running on `gpu` or on any
    * `gpu@pool` keeps passive work off them all (docs/pools.md "Pool lanes in the tree").
    */
-  nonPassiveBusy(tree: CompiledTree, lane: string, candidateOf: (leaf: CompiledNode) => Candidate | undefined, runnable?: ReadonlySet<CompiledNode>): boolean {
+  nonPassiveBusy(tree: CompiledTree, lane: string, candidateOf: (leaf: CompiledNode) => Candidate | undefined, onlyRunnable = false): boolean {
     for (const u of this.slots.runningOnBase(baseLane(lane))) {
       const node = u.nodeId === null ? undefined : tree.nodes.get(u.nodeId);
       if (!node || !node.passive) return true;
     }
-    return tree.leaves.some((leaf) => !leaf.passive && (runnable === undefined || runnable.has(leaf)) && candidateOf(leaf) !== undefined);
+    // `onlyRunnable`: the others have no candidate on the lane by construction (runnable()).
+    const leaves = onlyRunnable ? this.activeRunnable(tree, lane) : tree.leaves.filter((leaf) => !leaf.passive);
+    return leaves.some((leaf) => candidateOf(leaf) !== undefined);
+  }
+
+  /** Per compiled tree and lane: the non-passive leaves of runnable(), in tree order. */
+  private activeLeaves = new WeakMap<CompiledTree, Map<string, readonly CompiledNode[]>>();
+
+  private activeRunnable(tree: CompiledTree, lane: string): readonly CompiledNode[] {
+    let perLane = this.activeLeaves.get(tree);
+    if (!perLane) {
+      perLane = new Map();
+      this.activeLeaves.set(tree, perLane);
+    }
+    let list = perLane.get(lane);
+    if (!list) {
+      const runnable = this.runnable(tree, lane);
+      list = tree.leaves.filter((leaf) => !leaf.passive && runnable.has(leaf));
+      perLane.set(lane, list);
+    }
+    return list;
   }
 
   /** Is there matched reachable work for this lane (ignoring gates)? `stamp` moves whenever the answer may change. */

@@ -30,14 +30,20 @@ export function isFull(node: CompiledNode, ctx: Pick<SelectionContext, 'runningI
   return node.maxWorkers !== null && ctx.runningIn(node) >= node.maxWorkers;
 }
 
+/** The eligibility memo's values, by node index. */
+const UNKNOWN = 0;
+const NO = 1;
+const YES = 2;
+
 export function select(ctx: SelectionContext): Selection | null {
-  const eligibleMemo = new Map<CompiledNode, boolean>();
+  // One byte per node, not a map: a tree with a leaf per channel has hundreds of nodes to ask.
+  const eligibleMemo = new Uint8Array(ctx.tree.nodes.size);
   const eligible = (node: CompiledNode): boolean => {
-    const known = eligibleMemo.get(node);
-    if (known !== undefined) return known;
+    const known = eligibleMemo[node.nodeIndex];
+    if (known !== UNKNOWN && known !== undefined) return known === YES;
     let ok = (ctx.runnable === undefined || ctx.runnable.has(node)) && !node.matchesNothing && !isFull(node, ctx) && !(node.passive && ctx.nonPassiveBusy);
     if (ok) ok = node.isLeaf ? ctx.candidateOf(node) !== undefined : node.children.some(eligible);
-    eligibleMemo.set(node, ok);
+    eligibleMemo[node.nodeIndex] = ok ? YES : NO;
     return ok;
   };
   if (!eligible(ctx.tree.root)) return null;

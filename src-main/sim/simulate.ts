@@ -21,6 +21,7 @@ import { generateCorpus } from '../../src-shared/corpus/generate';
 import { engineList, type Scenario, type ScenarioPoolLane, type ScenarioEvent, type ScenarioItem } from './scenario';
 import { SimWorld } from './world';
 import { ITEM_OPERATION_IDS, SimMetrics, round } from './metrics';
+import { nextInstant } from './next-instant';
 
 export type TraceEvent = Record<string, unknown>;
 
@@ -370,27 +371,18 @@ class Simulation {
     this.host.uow.begin();
   }
 
-  /**
-   * The next instant at which anything can happen. Without `until`, periodic syncs alone do not
-   * keep the simulation going (it would never end); neither does work held by a gate that no event
-   * or timer will release.
-   */
+  /** The next instant at which anything can happen (next-instant.ts, the rule both simulators step by). */
   private nextInstant(nextEventAt: number | null): number | null {
     const t = this.t;
-    const candidates: number[] = [];
-    const end = this.world.nextEnd();
-    if (end !== null) candidates.push(end);
-    if (nextEventAt !== null) candidates.push(nextEventAt);
-    const backoff = this.arbiter.due.nextBackoff(t);
-    if (backoff !== null) candidates.push(backoff);
-    const live = candidates.length > 0 || this.s.until !== undefined;
-    if (live) {
-      const stale = this.arbiter.due.nextStale(t);
-      if (stale !== null) candidates.push(stale);
-    }
-    const quiet = this.arbiter.nextGateChange(t);
-    if (quiet !== null && (live || this.quietHoldsWork(t))) candidates.push(quiet);
-    return candidates.length === 0 ? null : Math.min(...candidates);
+    return nextInstant({
+      nextEnd: this.world.nextEnd(),
+      nextEventAt,
+      nextBackoff: this.arbiter.due.nextBackoff(t),
+      bounded: this.s.until !== undefined,
+      nextStale: () => this.arbiter.due.nextStale(t),
+      nextGateChange: () => this.arbiter.nextGateChange(t),
+      quietHoldsWork: () => this.quietHoldsWork(t),
+    });
   }
 
   private quietHoldsWork(t: number): boolean {

@@ -217,6 +217,8 @@ export class WorkStore {
       setStaleAt: db.prepare('UPDATE work SET stale_at = ? WHERE operation = ? AND item_id = ?'),
       // The claiming run is kept in the same write (migration 14): the item page lists its runs from it.
       markClaimed: db.prepare('UPDATE work SET claimed = 1, ready = 0, last_run = ? WHERE operation = ? AND item_id = ?'),
+      // A row as ReadyRow has it, with its ready flag last (setClaimed).
+      readyRow: db.prepare('SELECT operation, item_id, channel_id, published_at, duration_s, reachable_since, ready FROM work WHERE operation = ? AND item_id = ?').raw(true),
       opConfig: db.prepare('SELECT operation, fingerprint FROM operation_config'),
       setOpConfig: db.prepare('INSERT INTO operation_config (operation, fingerprint) VALUES (?, ?) ON CONFLICT (operation) DO UPDATE SET fingerprint = excluded.fingerprint'),
       itemsOfOperationOutputs: db.prepare('SELECT DISTINCT item_id FROM work WHERE operation = ? AND output_fp IS NOT NULL'),
@@ -702,11 +704,18 @@ export class WorkStore {
       row.claimed = flag;
       row.ready = flag === 0 && (row.state === 'missing' || row.state === 'stale') ? 1 : 0;
     }
-    for (const w of this.watchers) {
-      if (claimed) w.lost(operation, itemId);
-      else w.reset(operation);
+    if (claimed) {
+      for (const w of this.watchers) w.lost(operation, itemId);
+      return;
     }
-    if (!claimed) this.readyRaised(operation);
+    // A released row that is ready again is told row by row (as writeState tells it), so the
+    // watchers' other answers stand: a tree with a leaf per channel keeps dozens per operation.
+    const ready = row ? readyRowOf(row) : readyRowFromFile(this.q.readyRow.get(operation, itemId) as unknown[] | undefined);
+    for (const w of this.watchers) {
+      if (ready === undefined) w.reset(operation);
+      else if (ready !== null) w.gained(ready);
+    }
+    this.readyRaised(operation);
   }
 
   private readonly readyCounters = new Map<string, number>();
@@ -755,11 +764,34 @@ export class WorkStore {
   }
 }
 
+/** The row as the watchers are told of it when it is ready; null when it is not. */
+function readyRowOf(row: DerivationRow): ReadyRow | null {
+  if (row.ready !== 1) return null;
+  return { operation: row.operation, itemId: row.item_id, channelId: row.channel_id, publishedAt: row.published_at, durationS: row.duration_s, reachableSince: row.reachable_since };
+}
+
+/** readyRow's array as readyRowOf answers it; undefined when there is no such row. */
+function readyRowFromFile(r: unknown[] | undefined): ReadyRow | null | undefined {
+  if (!r) return undefined;
+  if (r[6] !== 1) return null;
+  return { operation: r[0] as OperationId, itemId: r[1] as string, channelId: r[2] as string, publishedAt: r[3] as number, durationS: r[4] as number, reachableSince: r[5] as number | null };
+}
+
 function mediaOutput(item: ItemFactsRow, expected: string): string | null {
   return item.media_state === 'local' ? expected : null;
 }
 
+/** The last channel settings parsed and their answer: derivation asks once per item, mostly of one channel in a row. */
+let lastSettings: { json: string; redownload: boolean } | null = null;
+
 function channelAllowsRedownload(settingsJson: string): boolean {
+  if (lastSettings?.json === settingsJson) return lastSettings.redownload;
+  const redownload = parseRedownload(settingsJson);
+  lastSettings = { json: settingsJson, redownload };
+  return redownload;
+}
+
+function parseRedownload(settingsJson: string): boolean {
   try {
     const s = JSON.parse(settingsJson) as { redownload?: unknown };
     return s.redownload === true;

@@ -7,16 +7,17 @@ import { compileTree, type CompiledNode, type CompiledTree } from '../../arbiter
 import { select } from '../../arbiter/select';
 import type { FairnessState } from '../../arbiter/fairness';
 import { SlotTable, type RunningUnit } from '../../arbiter/slot-table';
-import { expectedSeconds, expectedUsd, type EngineBinding, type LaneConfig } from '../../arbiter/lanes';
-import { cmp, compareWithin, type Candidate } from '../../arbiter/candidates';
+import { expectedUsd, type EngineBinding, type LaneConfig } from '../../arbiter/lanes';
+import { cmp, type Candidate } from '../../arbiter/candidates';
+import { bestAcrossBindings, heaviestChoice, leafBindings, minPublishedOf, runnableNodes } from '../../arbiter/leaf-choice';
 import { GateChain, noSlotsGate, poolHoldGate, type Hold } from '../../gates/chain';
 import { ALL_LANES, pauseGate } from '../../gates/pause';
 import { spendCapGate } from '../../gates/spend-cap';
 import { gpuYieldGate } from '../../gates/gpu-yield';
 import { quietHoursGate, utcWallTime, type QuietWindow } from '../../gates/quiet-hours';
 import { diskMode, type DiskMode, type DiskThresholds } from '../../gates/disk-gate';
-import { baseLane, laneMatches } from '../../../src-shared/catalog/pool-lanes';
-import { catalogIndex, itemDependencies, itemSettlesAfter, operationSpec, type OperationId } from '../../../src-shared/catalog/operations';
+import { baseLane } from '../../../src-shared/catalog/pool-lanes';
+import { itemDependencies, itemSettlesAfter, operationSpec, type OperationId } from '../../../src-shared/catalog/operations';
 import type { PolicyNode } from '../../../src-shared/policy/tree';
 import type { PreviewHoldDto } from '../../../src-shared/api/window-contract';
 import { isStillToRun } from '../../work/work-store';
@@ -140,9 +141,7 @@ export class FastArbiter {
     const byLane = disk === 'open' ? perLane.open : perLane.closed;
     let list = byLane.get(lane);
     if (!list) {
-      list = leaf.matchesNothing || (leaf.lane !== null && !laneMatches(leaf.lane, lane)) ? [] : this.bindingsOn(lane).filter((b) => b.preflight.ok
-        && (leaf.operations === null || leaf.operations.has(b.operation))
-        && (disk === 'open' || !operationSpec(b.operation).writesMedia));
+      list = leafBindings(leaf, lane, disk, (l) => this.bindingsOn(l));
       byLane.set(lane, list);
     }
     return list;
@@ -151,12 +150,7 @@ export class FastArbiter {
   runnable(lane: string): ReadonlySet<CompiledNode> {
     let set = this.runnableNodes.get(lane);
     if (!set) {
-      const nodes = new Set<CompiledNode>();
-      for (const leaf of this.tree.leaves) {
-        if (this.leafOperations(leaf, lane, 'open').length === 0) continue;
-        for (let n: CompiledNode | null = leaf; n !== null && !nodes.has(n); n = n.parent) nodes.add(n);
-      }
-      set = nodes;
+      set = runnableNodes(this.tree.leaves, (leaf) => this.leafOperations(leaf, lane, 'open').length > 0);
       this.runnableNodes.set(lane, set);
     }
     return set;
@@ -166,7 +160,7 @@ export class FastArbiter {
   leafCandidate(leaf: CompiledNode, lane: string, now: number, disk: DiskMode): Candidate | undefined {
     const bindings = this.leafOperations(leaf, lane, disk);
     if (bindings.length === 0) return undefined;
-    const minPublished = leaf.publishedWithinS === null ? -Number.MAX_VALUE : now - leaf.publishedWithinS;
+    const minPublished = minPublishedOf(leaf, now);
     if (leaf.order === 'heaviest') return this.heaviest(leaf, bindings, minPublished);
     const order = leaf.order;
     let handles = this.leafHandles.get(bindings);
@@ -174,40 +168,20 @@ export class FastArbiter {
       handles = bindings.map((b) => this.work.handle(this.work.opIndex.get(b.operation)!, leaf.channels, order));
       this.leafHandles.set(bindings, handles);
     }
-    let best: Candidate | undefined;
-    let bestCost = 0;
-    for (let i = 0; i < bindings.length; i++) {
-      const b = bindings[i];
-      const r = this.work.bestRow(handles[i], minPublished);
-      if (r < 0) continue;
-      const c = this.work.candidate(handles[i].op, r);
-      const cost = expectedSeconds(b, c.durationS);
-      if (!best) { best = c; bestCost = cost; continue; }
-      const byOrder = order === 'cheapest' ? cost - bestCost || compareWithin('cheapest', c, best) : compareWithin(order, c, best);
-      if (byOrder < 0 || (byOrder === 0 && catalogIndex(c.operation) < catalogIndex(best.operation))) { best = c; bestCost = cost; }
-    }
-    return best;
+    const found = handles;
+    return bestAcrossBindings(bindings, order, (i) => {
+      const r = this.work.bestRow(found[i], minPublished);
+      return r < 0 ? undefined : this.work.candidate(found[i].op, r);
+    });
   }
 
   private heaviest(leaf: CompiledNode, bindings: EngineBinding[], minPublished: number): Candidate | undefined {
     const ops = bindings.map((b) => this.work.opIndex.get(b.operation)!);
-    const counts = this.work.reachableCounts(ops);
     const ids = this.work.channelIds;
-    const channels = [...counts.keys()]
-      .filter((c) => leaf.channels === null || leaf.channels.includes(ids[c]))
-      .sort((a, b) => counts.get(b)! - counts.get(a)! || cmp(ids[a], ids[b]));
-    for (const ch of channels) {
-      let best: Candidate | undefined;
-      for (const op of ops) {
-        const r = this.work.bestRow(this.work.handle(op, [ids[ch]], 'newest'), minPublished);
-        if (r < 0) continue;
-        const c = this.work.candidate(op, r);
-        const o = best ? compareWithin('newest', c, best) : -1;
-        if (o < 0 || (o === 0 && catalogIndex(c.operation) < catalogIndex(best!.operation))) best = c;
-      }
-      if (best) return best;
-    }
-    return undefined;
+    return heaviestChoice(this.work.reachableCounts(ops), (ch) => ids[ch], leaf.channels, ops, (ch, op) => {
+      const r = this.work.bestRow(this.work.handle(op, [ids[ch]], 'newest'), minPublished);
+      return r < 0 ? undefined : this.work.candidate(op, r);
+    });
   }
 
   private runningCounter(): (node: CompiledNode) => number {

@@ -18,6 +18,7 @@ import { ITEM_OPERATION_IDS, SimMetrics, round } from '../metrics';
 import { bindingsFor, type SimOutput, type TraceEvent } from '../simulate';
 import { WorkModel, type ModelChannel, type ModelItem } from './work-model';
 import { FastArbiter } from './fast-arbiter';
+import { nextInstant } from '../next-instant';
 
 /** How often onProgress is told (as simulate.ts). */
 const PROGRESS_PICKS = 4096;
@@ -184,21 +185,18 @@ class FastSimulation {
     }
   }
 
-  /** simulate.ts nextInstant, without retries: ends, events, due syncs while anything else lives, quiet hours' edges. */
+  /** The exact simulator's rule (next-instant.ts) without retries or `until`: ends, events, due syncs while anything else lives, quiet hours' edges. */
   private nextInstant(nextEventAt: number | null): number | null {
     const t = this.t;
-    const candidates: number[] = [];
-    const end = this.world.nextEnd();
-    if (end !== null) candidates.push(end);
-    if (nextEventAt !== null) candidates.push(nextEventAt);
-    const live = candidates.length > 0;
-    if (live) {
-      const stale = this.work.nextStale(t);
-      if (stale !== null) candidates.push(stale);
-    }
-    const quiet = this.arbiter.nextGateChange(t);
-    if (quiet !== null && (live || this.quietHoldsWork(t))) candidates.push(quiet);
-    return candidates.length === 0 ? null : Math.min(...candidates);
+    return nextInstant({
+      nextEnd: this.world.nextEnd(),
+      nextEventAt,
+      nextBackoff: null,
+      bounded: false,
+      nextStale: () => this.work.nextStale(t),
+      nextGateChange: () => this.arbiter.nextGateChange(t),
+      quietHoldsWork: () => this.quietHoldsWork(t),
+    });
   }
 
   private quietHoldsWork(t: number): boolean {
