@@ -2,11 +2,12 @@
 // through it runs, crashes, is cancelled with its whole group, fails to start with ENGINE_SPAWN,
 // and the thread's own death ends the engines it followed (killed, never a hang) before a new
 // thread takes the next one; after repeated deaths engines start on the host's thread again.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runEngine, type EngineFailure, type EngineOutcome, type RunEngineOptions } from '../../src-main/engines/runner';
+import { runEngine, type EngineOutcome, type RunEngineOptions } from '../../src-main/engines/runner';
+import { alive, eventually, failure, grandchildOf } from './fixtures/process-checks';
 import { crashEngineSpawnerForTest, engineSpawnerState } from '../../src-main/engines/engine-spawner';
 import { EngineWorkers } from '../../src-main/engines/workers';
 import { testEngineCommand } from '../../src-main/engines/test-engine';
@@ -19,42 +20,6 @@ const FAST: RunEngineOptions = { timeoutMs: 20_000, stallTimeoutMs: 10_000, kill
 
 function run(input: Record<string, unknown>, options: RunEngineOptions = {}): Promise<EngineOutcome> {
   return runEngine(testEngineCommand(), { jobId: 'j1', operation: 'download', input, outputDir: dir }, { ...FAST, ...options });
-}
-
-function failure(outcome: EngineOutcome): EngineFailure {
-  if (outcome.ok) throw new Error(`expected a failure, got success ${JSON.stringify(outcome)}`);
-  return outcome;
-}
-
-/** Alive means not gone and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
-
-/** Liveness guard only: returns as soon as `check` holds; `ms` bounds a hang, it measures nothing. */
-async function eventually(check: () => boolean, ms = 30_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
-}
-
-function grandchildOf(outcome: EngineOutcome): number {
-  const line = outcome.logs.find((l) => l.text.startsWith('grandchild '));
-  if (!line) throw new Error('the engine did not report its grandchild');
-  return Number(line.text.split(' ')[1]);
 }
 
 describe.skipIf(process.platform === 'win32')('engines started on the spawner thread', () => {

@@ -2,11 +2,12 @@
 // hang, timeout, garbage, bad exit, silence, cancel) must come back as data, with its tree dead.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runEngine, type EngineFailure, type EngineOutcome, type RunEngineOptions } from '../../src-main/engines/runner';
+import { runEngine, type EngineOutcome, type RunEngineOptions } from '../../src-main/engines/runner';
+import { alive, eventually, failure, grandchildOf } from './fixtures/process-checks';
 import { TEST_ENGINE_PATH, testEngineCommand } from '../../src-main/engines/test-engine';
 
 let dir: string;
@@ -17,42 +18,6 @@ const FAST: RunEngineOptions = { timeoutMs: 10_000, stallTimeoutMs: 3_000, killG
 
 function run(input: Record<string, unknown>, options: RunEngineOptions = {}, operands: string[] = []): Promise<EngineOutcome> {
   return runEngine(testEngineCommand(operands), { jobId: 'j1', operation: 'download', input, outputDir: dir }, { ...FAST, ...options });
-}
-
-function failure(outcome: EngineOutcome): EngineFailure {
-  if (outcome.ok) throw new Error(`expected a failure, got success ${JSON.stringify(outcome)}`);
-  return outcome;
-}
-
-/** Alive means not gone and not a zombie: an orphaned, killed grandchild may wait unreaped under a PID 1 that never reaps. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
-
-/** Liveness guard only: returns as soon as `check` holds; `ms` bounds a hang, it measures nothing. */
-async function eventually(check: () => boolean, ms = 30_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
-}
-
-function grandchildOf(outcome: EngineOutcome): number {
-  const line = outcome.logs.find((l) => l.text.startsWith('grandchild '));
-  if (!line) throw new Error('the engine did not report its grandchild');
-  return Number(line.text.split(' ')[1]);
 }
 
 describe('runEngine with the test engine', () => {
