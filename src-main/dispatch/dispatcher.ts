@@ -124,7 +124,7 @@ export class Dispatcher {
     this.registry = await this.buildRegistry(this.env);
     await this.disk.refresh();
     this.arbiter = new Arbiter(this.host, this.config(values, this.registry.bindings, this.gpu));
-    this.pipeline = new UnitPipeline(this.unitContext());
+    this.pipeline = new UnitPipeline(this.unitContext(), () => this.announceIfSettled());
     this.manual = new ManualRuns(this.host, this.arbiter);
     const pools = this.options.poolRuntime;
     if (pools) {
@@ -439,20 +439,24 @@ export class Dispatcher {
     this.noticeSpendCap(now);
     this.host.emit('lanes-changed');
     this.scheduleTimer(now);
-    if (this.isSettled()) {
-      for (const l of this.settledListeners) {
-        try { l(); } catch { /* a listener's bug never stops dispatch */ }
-      }
+    this.announceIfSettled();
+  }
+
+  private announceIfSettled(): void {
+    if (!this.isSettled()) return;
+    for (const l of this.settledListeners) {
+      try { l(); } catch { /* a listener's bug never stops dispatch */ }
     }
   }
 
   /**
    * Nothing runs and nothing can start now: the last fill claimed nothing, no wake is queued and no
-   * engine rebuild is pending. What is left is done, held, deferred, blocked or on a lane whose
+   * engine rebuild is pending, and every unit has finished its last step (its temporary folder
+   * removed). What is left is done, held, deferred, blocked or on a lane whose
    * preflight failed (`backlot run --until-idle` exits here).
    */
   isSettled(): boolean {
-    return this.dispatching && !this.wakeQueued && this.rebuildsPending === 0 && this.arbiter.running().length === 0;
+    return this.dispatching && !this.wakeQueued && this.rebuildsPending === 0 && this.arbiter.running().length === 0 && !this.pipeline.busy();
   }
 
   /** Called after every fill that leaves the host settled. */

@@ -22,7 +22,13 @@ export class UnitPipeline {
   private stopping = false;
   private readonly isStopping = () => this.stopping;
 
-  constructor(private readonly ctx: UnitContext) {}
+  /** `onAllEnded`: called when the last unit in flight has finished every step, cleanup included. */
+  constructor(private readonly ctx: UnitContext, private readonly onAllEnded: () => void = () => undefined) {}
+
+  /** A unit is still in one of its steps (its settle may be recorded while its cleanup is not done). */
+  busy(): boolean {
+    return this.finished.size > 0;
+  }
 
   /**
    * pick → claim: in ONE transaction the arbiter fills every free slot, lane by lane (the gates, then
@@ -56,6 +62,8 @@ export class UnitPipeline {
     }).finally(() => {
       this.running.delete(unit.key);
       this.finished.delete(unit.key);
+      // Its last step (the temporary folder removed) is done: "settled" may now be true.
+      if (this.finished.size === 0) this.onAllEnded();
     });
     this.finished.set(unit.key, done);
   }
