@@ -26,6 +26,13 @@ export interface LoadBenchSpec {
   chunkMs: number;
   /** Another checkout's bin/backlot.mjs to serve instead of this one, for a before/after comparison. */
   serveBin?: string;
+  /**
+   * One test engine process a unit (spawned and exited per unit), as before session 8. By default
+   * the engines are long-lived workers (`BACKLOT_TEST_LONG_LIVED=1`), one process taking unit after
+   * unit, as the production engines that keep a model loaded run; a build from before session 8
+   * ignores the variable and starts one a unit either way.
+   */
+  oneShotEngines?: boolean;
 }
 
 export interface LatencyFigures {
@@ -56,6 +63,10 @@ export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
    *  threads: the spawner, libuv's pool) and its main thread alone, the one that answers requests;
    *  per unit done. A figure the machine's load does not inflate the way it inflates latency. */
   hostCpu: { processS: number; mainThreadS: number; processMsPerUnit: number; mainThreadMsPerUnit: number } | null;
+  /** The rest of the machine's work in the same time (Linux; null elsewhere): the host's engines
+   *  (its children, reaped or live) per unit, and this process's own CPU (the windows' clients: their
+   *  JSON parsing and sockets share the cores with the host, so they are part of every latency). */
+  otherCpu: { enginesS: number; enginesMsPerUnit: number; windowsS: number } | null;
   /** The machine's one-minute load average when the windows started and when they stopped. */
   loadAverage: [number, number];
 }
@@ -78,7 +89,7 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
   try {
     const built = buildBenchLibrary(path.join(dir, 'backlot.sqlite'), spec);
     const readsInHost = await measureReadsInHost(openInHost(path.join(dir, 'backlot.sqlite')));
-    serve = await startServe(dir, spec.chunkMs, spec.serveBin ?? BIN);
+    serve = await startServe(dir, spec.chunkMs, spec.serveBin ?? BIN, spec.oneShotEngines === true);
     const admin = new LoadWindow(serve.base, serve.token);
 
     // Phase 1: each read alone. Hold every lane and wait for the running units to end, so the
@@ -96,6 +107,7 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
     const probes: number[] = [];
     const load0 = os.loadavg()[0];
     const cpu0 = hostCpuNow(serve.proc.pid);
+    const own0 = process.cpuUsage();
     const t0 = performance.now();
     const until = t0 + spec.durationS * 1000;
     await Promise.all(windows.map(async (w, i) => {
@@ -109,6 +121,7 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
     }));
     const elapsedS = (performance.now() - t0) / 1000;
     const cpu1 = hostCpuNow(serve.proc.pid);
+    const own1 = process.cpuUsage(own0);
     const load1 = os.loadavg()[0];
     const events = windows.reduce((n, w) => n + w.events, 0);
     for (const w of windows) w.close();
@@ -133,6 +146,11 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
         processS: round(cpu1.process - cpu0.process, 2), mainThreadS: round(cpu1.main - cpu0.main, 2),
         processMsPerUnit: round(((cpu1.process - cpu0.process) * 1000) / Math.max(1, unitsDone), 1),
         mainThreadMsPerUnit: round(((cpu1.main - cpu0.main) * 1000) / Math.max(1, unitsDone), 1),
+      } : null,
+      otherCpu: cpu0 && cpu1 ? {
+        enginesS: round(cpu1.children - cpu0.children, 2),
+        enginesMsPerUnit: round(((cpu1.children - cpu0.children) * 1000) / Math.max(1, unitsDone), 1),
+        windowsS: round((own1.user + own1.system) / 1e6, 2),
       } : null,
       loadAverage: [round(load0, 2), round(load1, 2)],
     };
@@ -224,11 +242,11 @@ async function totalDone(admin: LoadWindow): Promise<number> {
   return snap.channels.reduce((n, c) => n + Object.values(c.operations).reduce((m, o) => m + o.done, 0), 0);
 }
 
-function hostCpuNow(pid: number | undefined): { process: number; main: number } | null {
+function hostCpuNow(pid: number | undefined): { process: number; main: number; children: number } | null {
   if (pid === undefined) return null;
   const own = processCpuSeconds(pid);
   const main = threadCpuSeconds(pid);
-  return own && main !== null ? { process: own.self, main } : null;
+  return own && main !== null ? { process: own.self, main, children: own.children } : null;
 }
 
 function rssMb(pid: number | undefined): number | null {
@@ -247,11 +265,11 @@ interface Served {
   stop(): Promise<void>;
 }
 
-function startServe(dataDir: string, chunkMs: number, bin: string): Promise<Served> {
+function startServe(dataDir: string, chunkMs: number, bin: string, oneShotEngines: boolean): Promise<Served> {
   const token = randomBytes(18).toString('base64url');
   // The token goes on the command line too, for a build from before BACKLOT_TOKEN (a local benchmark).
   const proc = spawn(process.execPath, [bin, 'serve', '--data', dataDir, '--port', '0', '--engines', 'test', '--test-chunk-ms', String(chunkMs), ...(bin === BIN ? [] : ['--token', token])], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_TOKEN: token },
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_TOKEN: token, BACKLOT_TEST_LONG_LIVED: oneShotEngines ? '0' : '1' },
   });
   let out = '';
   let err = '';

@@ -13,13 +13,23 @@ export function engineProfileFlag(value: string | undefined): EngineProfile {
 /**
  * The test profile's options: `--test-chunk-ms` and `BACKLOT_TEST_FAULTS`, the test engines'
  * misbehaviour on request, as JSON `{ "<item>" | "<operation>:<item>": { crash | hang | garbage |
- * exitCode | errorCode ...: value } }`. Read only with `--engines test`; production never sees them.
+ * exitCode | errorCode ...: value } }`; `BACKLOT_TEST_LONG_LIVED=1` runs the test engines as
+ * long-lived workers, one process taking unit after unit as the production engines that keep a model
+ * loaded do (the load benchmark's engines, docs/benchmarks.md "Session 8: ten windows"). Read only
+ * with `--engines test`; production never sees them.
  */
-export function testEngineOptions(profile: EngineProfile, chunkMsFlag: string | undefined, faultsEnv: string | undefined): TestEngineOptions | undefined {
+export function testEngineOptions(profile: EngineProfile, chunkMsFlag: string | undefined, faultsEnv: string | undefined, longLivedEnv?: string): TestEngineOptions | undefined {
   const chunkMs = chunkMsFlag === undefined ? undefined : Number(chunkMsFlag);
   if (chunkMs !== undefined && !(Number.isFinite(chunkMs) && chunkMs >= 0)) throw new CliUsageError(`--test-chunk-ms must be a number of milliseconds, got "${chunkMsFlag}".`);
   const faults = profile === 'test' ? testFaults(faultsEnv) : undefined;
-  return chunkMs === undefined && faults === undefined ? undefined : { chunkMs, faults };
+  const longLived = profile === 'test' && testLongLived(longLivedEnv);
+  return chunkMs === undefined && faults === undefined && !longLived ? undefined : { chunkMs, faults, ...(longLived ? { longLived } : {}) };
+}
+
+function testLongLived(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new CliUsageError(`BACKLOT_TEST_LONG_LIVED must be 1 or 0, got "${value}".`);
 }
 
 function testFaults(value: string | undefined): Record<string, Record<string, unknown>> | undefined {

@@ -89,11 +89,12 @@ export class UnitPipeline {
       // settle: the adapter's commit or failure as data, then one transaction (unit-settlement.ts).
       await settleOutcome(this.ctx, unit, { engine, job, pool }, outcome, this.isStopping);
     } finally {
-      try {
-        fs.rmSync(temporaryOutputDir(dataDir, jobId), { recursive: true, force: true });
-      } catch {
+      // On libuv's thread pool, off the thread that answers the windows (docs/benchmarks.md "Session
+      // 8: ten windows"); the unit's last step still: "settled" waits for it (`finished` above). The
+      // folder is this claim's alone (its job id carries the claim's token).
+      await fs.promises.rm(temporaryOutputDir(dataDir, jobId), { recursive: true, force: true }).catch(() => {
         // Left for the next start's sweep of the temporary folder.
-      }
+      });
     }
   }
 

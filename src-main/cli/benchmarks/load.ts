@@ -11,13 +11,13 @@ import { print, seedOf, type Benchmark } from './types';
 
 export const loadBench: Benchmark = {
   name: 'load',
-  usage: 'load [--items N --channels M --windows W --seconds S --chunk-ms MS --serve-bin OTHER/bin/backlot.mjs]',
+  usage: 'load [--items N --channels M --windows W --seconds S --chunk-ms MS --one-shot-engines --serve-bin OTHER/bin/backlot.mjs]',
   async run(values) {
     const r = await runLoadBench({
       items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)),
       seed: seedOf(values.seed), windows: Math.floor(numberFlag(values.windows, 'windows', 10)),
       durationS: numberFlag(values.seconds, 'seconds', 30), chunkMs: numberFlag(values['chunk-ms'], 'chunk-ms', 20),
-      serveBin: values['serve-bin'],
+      serveBin: values['serve-bin'], oneShotEngines: values['one-shot-engines'] === true,
     }, openInHost);
     print(values, r, describeLoad);
   },
@@ -27,7 +27,7 @@ function describeLoad(r: LoadBenchResult): string {
   const row = (label: string, f: { calls: number; p50Ms: number; p99Ms: number; maxMs: number }) =>
     `  ${label.padEnd(58)} p50 ${String(f.p50Ms).padStart(7)} ms  p99 ${String(f.p99Ms).padStart(7)} ms  max ${String(f.maxMs).padStart(7)} ms  (${f.calls})`;
   return [
-    `${r.items} items in ${r.channels} channels (seed ${r.seed}), built in ${r.buildMs} ms; test engines at ${r.chunkMs} ms a chunk`,
+    `${r.items} items in ${r.channels} channels (seed ${r.seed}), built in ${r.buildMs} ms; test engines at ${r.chunkMs} ms a chunk, ${r.oneShotEngines ? 'one process a unit' : 'long-lived (a build before session 8 starts one a unit)'}`,
     'Each read\'s cost in the host (the API dispatcher in process, no HTTP):',
     ...r.readsInHost.map((x) => row(`${x.method} ${x.request}`, x)),
     'Each read alone (lanes paused, nothing running), over HTTP:',
@@ -36,6 +36,7 @@ function describeLoad(r: LoadBenchResult): string {
     row('cheap request (lanes.list every 100 ms per window)', r.cheap),
     ...r.windowReads.map((x) => row(`window re-read ${x.method}`, x)),
     `host CPU while followed: ${r.hostCpu ? `${r.hostCpu.processS} s (${r.hostCpu.processMsPerUnit} ms a unit), main thread ${r.hostCpu.mainThreadS} s (${r.hostCpu.mainThreadMsPerUnit} ms a unit)` : 'n/a'}; load average ${r.loadAverage[0]} -> ${r.loadAverage[1]}`,
+    `other CPU while followed: ${r.otherCpu ? `the host's engines ${r.otherCpu.enginesS} s (${r.otherCpu.enginesMsPerUnit} ms a unit), the windows' clients (this process) ${r.otherCpu.windowsS} s` : 'n/a'}`,
     `host RSS ${r.hostRssMb ?? 'n/a'} MB; failed calls ${r.failures}`,
   ].join('\n');
 }

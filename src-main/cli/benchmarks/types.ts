@@ -18,6 +18,7 @@ export const BENCH_FLAGS = {
   windows: { type: 'string' },
   'chunk-ms': { type: 'string' },
   'serve-bin': { type: 'string' },
+  'one-shot-engines': { type: 'boolean' },
   segments: { type: 'string' },
   queries: { type: 'string' },
   keep: { type: 'string' },

@@ -32,7 +32,7 @@ export const runCommand: Command = {
     }, USAGE);
     if (positionals.length > 0) throw new CliUsageError(`run takes no arguments, got "${positionals[0]}". Usage: backlot ${USAGE}`);
     const engines = engineProfileFlag(values.engines);
-    const test = testEngineOptions(engines, values['test-chunk-ms'], process.env.BACKLOT_TEST_FAULTS);
+    const test = testEngineOptions(engines, values['test-chunk-ms'], process.env.BACKLOT_TEST_FAULTS, process.env.BACKLOT_TEST_LONG_LIVED);
     const timeoutS = values.timeout === undefined ? null : Number(values.timeout);
     if (timeoutS !== null && !(Number.isFinite(timeoutS) && timeoutS > 0)) throw new CliUsageError(`--timeout must be a positive number of seconds, got "${values.timeout}".`);
     const json = values.json === true;

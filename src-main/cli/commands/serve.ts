@@ -28,7 +28,7 @@ export const serveCommand: Command = {
       'worker-listen': { type: 'string' },
     }, USAGE);
     const engines = engineProfileFlag(values.engines);
-    const test = testEngineOptions(engines, values['test-chunk-ms'], process.env.BACKLOT_TEST_FAULTS);
+    const test = testEngineOptions(engines, values['test-chunk-ms'], process.env.BACKLOT_TEST_FAULTS, process.env.BACKLOT_TEST_LONG_LIVED);
     if (positionals.length > 0) throw new CliUsageError(`serve takes no arguments, got "${positionals[0]}". Usage: ${USAGE}`);
     const port = portFlag(values.port);
     // Checked here even without a pool, so a typo is found before the day a pool is added.

@@ -36,6 +36,11 @@ export class ReadMemo {
     this.bodies.set(key(method, requestText), body);
   }
 
+  /** Whether an answer to this method may be kept at all. */
+  keeps(method: string): boolean {
+    return FILE_ONLY_READS.has(method);
+  }
+
   currentVersion(): string {
     return this.libraryVersion();
   }

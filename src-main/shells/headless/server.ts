@@ -10,7 +10,7 @@ import type { ApiErrorDto, ApiHandlers, HostEvent, HostEventDetail } from '../..
 import { BacklotError } from '../../../src-shared/errors';
 import { dispatch, type DispatchOptions } from '../../api/dispatch';
 import { withErrorScope, type RequestScope } from '../../system/error-context';
-import { generateToken, presentedToken, tokenMatches, UNAUTHORIZED_MESSAGE } from './auth';
+import { generateToken, presentedToken, tokenDigest, tokenMatches, UNAUTHORIZED_MESSAGE } from './auth';
 import { Doors } from './doors';
 import { EventHub } from './events';
 import { httpStatusFor } from './http-status';
@@ -65,6 +65,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   if (token.length < 8 || /\s/.test(token)) {
     throw new BacklotError('WEAK_TOKEN', 'The token must be at least 8 characters without spaces.');
   }
+  const tokenKey = tokenDigest(token);
   const doors = new Doors(hostname, options.allowedHosts ?? []);
   const headers = securityHeaders(contentSecurityPolicy(doors.hostNames));
   let clientErrors = 0;
@@ -131,7 +132,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       await serveStatic(options.rendererDir, url.pathname, req, res, headers, (e) => options.onInternalError?.(scope.label, e));
       return;
     }
-    if (!tokenMatches(token, presentedToken(req, url, false))) {
+    if (!tokenMatches(tokenKey, presentedToken(req, url, false))) {
       sendError(res, { code: 'UNAUTHORIZED', message: UNAUTHORIZED_MESSAGE }, headers);
       return;
     }
@@ -162,7 +163,8 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       sendBody(res, 200, kept, headers);
       return;
     }
-    const versionBefore = memo?.currentVersion();
+    // Only a read the memo may keep needs the library's version (two statements): not lanes.list.
+    const versionBefore = memo?.keeps(method) ? memo.currentVersion() : undefined;
     const outcome = await dispatch(options.handlers, method, body.value, dispatchOptions);
     if (outcome.ok) {
       const text = JSON.stringify(outcome.result);
@@ -191,7 +193,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
       return;
     }
     // A browser cannot set headers on a WebSocket, so here the token may also come as ?token=.
-    if (!tokenMatches(token, presentedToken(req, url, true))) {
+    if (!tokenMatches(tokenKey, presentedToken(req, url, true))) {
       refuseUpgrade(socket, 401, { code: 'UNAUTHORIZED', message: UNAUTHORIZED_MESSAGE });
       return;
     }
