@@ -38,12 +38,14 @@ export class CandidateQueries {
         WHERE operation = ? ${extra} AND ready = 1 AND published_at >= ?
         ORDER BY ${ORDER_SQL[order]} LIMIT 1`);
     // Oldest first has no index of its own: the newest index walked backwards finds the oldest
-    // date, and at that date its entries are already in id order (the tie-break).
+    // date, and at that date its entries are already in id order (the tie-break). Positional
+    // parameters (the operation and channels given twice, once per walk): binding names from an
+    // object costs more than the walk at the oldest date.
     const oldest = (extra: string) => db.prepare(
       `SELECT ${COLUMNS} FROM work INDEXED BY work_ready_newest
-        WHERE operation = @op ${extra} AND ready = 1 AND published_at = (
+        WHERE operation = ? ${extra} AND ready = 1 AND published_at = (
           SELECT published_at FROM work INDEXED BY work_ready_newest
-           WHERE operation = @op ${extra} AND ready = 1 AND published_at >= @min ORDER BY published_at LIMIT 1)
+           WHERE operation = ? ${extra} AND ready = 1 AND published_at >= ? ORDER BY published_at LIMIT 1)
         ORDER BY item_id LIMIT 1`);
     const channelIn = (param: string) => `AND channel_id IN (SELECT value FROM json_each(${param}))`;
     this.global = {
@@ -58,14 +60,14 @@ export class CandidateQueries {
       newest: make('newest', 'work_ready_ch_newest', 'AND channel_id = ?'),
       oldest: db.prepare(
         `SELECT ${COLUMNS} FROM work INDEXED BY work_ready_ch_newest
-          WHERE operation = @op AND channel_id = @ch AND ready = 1 AND published_at = (
+          WHERE operation = ? AND channel_id = ? AND ready = 1 AND published_at = (
             SELECT published_at FROM work INDEXED BY work_ready_ch_newest
-             WHERE operation = @op AND channel_id = @ch AND ready = 1 AND published_at >= @min ORDER BY published_at LIMIT 1)
+             WHERE operation = ? AND channel_id = ? AND ready = 1 AND published_at >= ? ORDER BY published_at LIMIT 1)
           ORDER BY item_id LIMIT 1`),
     };
     this.inList = {
       newest: make('newest', 'work_ready_newest', channelIn('?')),
-      oldest: oldest(channelIn('@list')),
+      oldest: oldest(channelIn('?')),
       cheapest: make('cheapest', 'work_ready_cheapest', channelIn('?')),
     };
     this.reachableByChannel = db.prepare(
@@ -104,16 +106,16 @@ export class CandidateQueries {
   best(op: OperationId, channels: readonly string[] | null, order: IndexedOrder, minPublished: number): Candidate | undefined {
     if (channels === null) {
       const q = this.global[order];
-      return (order === 'oldest' ? q.get({ op, min: minPublished }) : q.get(op, minPublished)) as Candidate | undefined;
+      return (order === 'oldest' ? q.get(op, op, minPublished) : q.get(op, minPublished)) as Candidate | undefined;
     }
     if (order === 'cheapest' || channels.length > PER_CHANNEL_LIMIT) {
       const q = this.inList[order];
       const list = JSON.stringify(channels);
-      return (order === 'oldest' ? q.get({ op, list, min: minPublished }) : q.get(op, list, minPublished)) as Candidate | undefined;
+      return (order === 'oldest' ? q.get(op, list, op, list, minPublished) : q.get(op, list, minPublished)) as Candidate | undefined;
     }
     let best: Candidate | undefined;
     for (const ch of channels) {
-      const c = (order === 'oldest' ? this.perChannel.oldest.get({ op, ch, min: minPublished }) : this.perChannel.newest.get(op, ch, minPublished)) as Candidate | undefined;
+      const c = (order === 'oldest' ? this.perChannel.oldest.get(op, ch, op, ch, minPublished) : this.perChannel.newest.get(op, ch, minPublished)) as Candidate | undefined;
       if (c && (!best || compareWithin(order, c, best) < 0)) best = c;
     }
     return best;

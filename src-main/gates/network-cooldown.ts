@@ -69,6 +69,13 @@ export class CooldownStore {
     return this.byPlatform.get(platform);
   }
 
+  /** When the first cooldown in force at `now` ends (null: none); asked at every instant, so no list is built. */
+  firstEnd(now: number): number | null {
+    let first: number | null = null;
+    for (const c of this.byPlatform.values()) if (c.until > now && (first === null || c.until < first)) first = c.until;
+    return first;
+  }
+
   /** Cooldowns in force at `now`, the one that ends last first. */
   active(now: number): Cooldown[] {
     return [...this.byPlatform.values()].filter((c) => c.until > now).sort((a, b) => b.until - a.until || (a.platform < b.platform ? -1 : 1));
@@ -88,10 +95,6 @@ export function networkCooldownGate(store: CooldownStore): LaneGate {
       const c = store.active(now)[0];
       return c ? { code: 'NETWORK_COOLDOWN', params: { platform: c.platform, until: c.until, lane: lane.queueKey, refusals: c.level } } : null;
     },
-    nextChange: ({ lane, now }) => {
-      if (!ACQUISITION_LANES.has(lane.queueKey)) return null;
-      const ends = store.active(now).map((c) => c.until);
-      return ends.length === 0 ? null : Math.min(...ends);
-    },
+    nextChange: ({ lane, now }) => (ACQUISITION_LANES.has(lane.queueKey) ? store.firstEnd(now) : null),
   };
 }

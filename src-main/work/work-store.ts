@@ -336,7 +336,13 @@ export class WorkStore {
     this.derive(item, now, (row) => {
       if (row.operation !== operation) return false;
       replaced = row.output_fp !== null;
-      Object.assign(row, { output_fp: expected, claimed: 0, attempts: 0, deferral_kind: null, deferral_until: null, deferral_code: null });
+      // Field by field: no object built per completion to copy from.
+      row.output_fp = expected;
+      row.claimed = 0;
+      row.attempts = 0;
+      row.deferral_kind = null;
+      row.deferral_until = null;
+      row.deferral_code = null;
       return true;
     }, (row, state, ready, since) => {
       this.q.outputAndState.run(expected, output.path, output.bytes, output.jobId, output.engine ?? null, state, ready, since, operation, itemId);
