@@ -15,20 +15,23 @@ import { BacklotError } from '../../src-shared/errors';
  *   2. Prepared off the host's thread too (async), nothing renamed yet:
  *      a. hard-link each existing final file into the job's temp dir as a backup;
  *      b. write and fsync a journal listing {temp, final, backup} for every output, fsync its dir.
- *   3. In ONE synchronous tick, so nothing else in the host can interleave:
+ *   3. In ONE synchronous tick, so nothing else in the host can interleave the check and the renames:
  *      a. check that every final is still the file backed up in 2 (same inode, size and mtime; still
  *         absent where there was none); if one changed meanwhile, 2 is done again here, synchronously;
- *      b. rename each temp file onto its final path, then fsync the final directories;
- *      c. call record(): the caller's database transaction (which also checks its claim's lease).
- *   4. Delete the journal and the backups (async: after the record they only settle nothing).
- *   If a rename or record() throws, the step is undone in place (new files moved back to their
+ *      b. rename each temp file onto its final path.
+ *   4. fsync the final directories, on libuv's thread pool: the renames are durable before the
+ *      record. Meanwhile the new files stand under the old record, exactly as after a crash between
+ *      the renames and the record; a claim is exclusive, so no other unit commits onto these finals.
+ *   5. call record(): the caller's database transaction (which also checks its claim's lease).
+ *   6. Delete the journal and the backups (async: after the record they only settle nothing).
+ *   If a rename, an fsync or record() throws, the renames are undone (new files moved back to their
  *   temp paths, backups renamed over the finals) and the error is rethrown: old state.
  *   A crash between 2 and 3 leaves a journal whose backups are links to the unchanged finals: the
  *   sweep's rollback renames a link onto its own file (a no-op) or keeps the finals; old state
- *   either way. (Until issue 19 part 7, 2 ran inside the tick: two more fsyncs on the host's thread.)
+ *   either way. (Until issue 19 part 7, 2 and 4 ran inside the tick: fsyncs on the host's thread.)
  *
  * Renames before record, never the other way: a record without its file would count a finished
- * output that is not there. A crash between (c) and (d) leaves new files under an old record; the
+ * output that is not there. A crash between 3 and 5 leaves new files under an old record; the
  * startup sweep settles it from the journal. It asks the caller `wasRecorded(jobId)` (the record
  * must therefore carry the job id): no → backups are renamed back over the finals and files that
  * had no predecessor are removed (old state); yes → the backups are dropped (new state). Without
@@ -102,7 +105,17 @@ export async function commitOutputs(
   }
   const pairs = tempFiles.map((f, i) => ({ temp: path.resolve(f), final: path.resolve(finalPaths[i]) }));
   const prepared = await prepareJournal(journalDir, pairs);
-  const entries = commitSync(journalDir, pairs, prepared, record);
+  const journalPath = path.join(journalDir, JOURNAL);
+  const entries = renameStep(journalDir, pairs, prepared);
+  try {
+    if (process.platform !== 'win32') {
+      for (const dir of new Set(entries.map((e) => path.dirname(e.final)))) await syncFile(dir, 'r');
+    }
+    record();
+  } catch (e) {
+    undoOrKeepJournal(journalPath, entries);
+    throw asCommitError(e);
+  }
   await Promise.all([path.join(journalDir, JOURNAL), ...entries.flatMap((e) => (e.backup ? [e.backup] : []))]
     .map((file) => unlink(file).catch(() => undefined)));
 }
@@ -157,8 +170,8 @@ function unchangedSince(prepared: Prepared): boolean {
   });
 }
 
-/** Steps 3 and (on a refusal) the undo, in one synchronous tick; the entries whose leftovers step 4 removes. */
-function commitSync(journalDir: string, pairs: { temp: string; final: string }[], prepared: Prepared, record: () => void): JournalEntry[] {
+/** Step 3 in one synchronous tick: the check, then the renames; undone in place if one throws. */
+function renameStep(journalDir: string, pairs: { temp: string; final: string }[], prepared: Prepared): JournalEntry[] {
   const journalPath = path.join(journalDir, JOURNAL);
   let entries = prepared.entries;
   if (!unchangedSince(prepared)) {
@@ -167,27 +180,32 @@ function commitSync(journalDir: string, pairs: { temp: string; final: string }[]
     writeDurably(journalPath, JSON.stringify({ jobId: path.basename(journalDir), entries } satisfies Journal));
     fsyncDir(journalDir);
   }
-
   const renamed: JournalEntry[] = [];
   try {
     for (const entry of entries) {
       renameInto(entry.temp, entry.final);
       renamed.push(entry);
     }
-    for (const dir of new Set(entries.map((e) => path.dirname(e.final)))) fsyncDir(dir);
-    record();
   } catch (e) {
-    let undone = true;
-    try { undo(renamed); } catch { undone = false; }
-    // If the undo itself failed, the journal stays so the startup sweep can finish it.
-    if (undone) unlinkQuietly(journalPath);
-    if (e instanceof BacklotError) throw e;
-    const error = new BacklotError('OUTPUT_COMMIT_FAILED', 'The outputs could not be committed; nothing was changed.', {
-      reason: errnoOf(e),
-    });
-    throw Object.assign(error, { cause: e });
+    undoOrKeepJournal(journalPath, renamed);
+    throw asCommitError(e);
   }
   return entries;
+}
+
+/** Back to the old state; if the undo itself fails, the journal stays so the startup sweep can finish it. */
+function undoOrKeepJournal(journalPath: string, renamed: JournalEntry[]): void {
+  let undone = true;
+  try { undo(renamed); } catch { undone = false; }
+  if (undone) unlinkQuietly(journalPath);
+}
+
+function asCommitError(e: unknown): BacklotError {
+  if (e instanceof BacklotError) return e;
+  const error = new BacklotError('OUTPUT_COMMIT_FAILED', 'The outputs could not be committed; nothing was changed.', {
+    reason: errnoOf(e),
+  });
+  return Object.assign(error, { cause: e });
 }
 
 /** A rename onto a final whose folder step 2 made; made again here only if it went meanwhile. */
