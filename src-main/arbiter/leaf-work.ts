@@ -43,6 +43,8 @@ export class LaneWork {
    */
   private readonly mayHaveWork: Int32Array;
   private readonly leavesOnly: Uint8Array;
+  /** Leaves without a window whose kept answer is a candidate: while any is, the lane has matched work. */
+  private keptSome = 0;
   /** The clock the answers were read at: a clock that goes back works every answer out again. */
   private now = -Infinity;
   /** Leaves worked out since the record was made (the tests' count). */
@@ -105,6 +107,11 @@ export class LaneWork {
     return this.leavesOnly[node.nodeIndex] === 1 && this.mayHaveWork[node.nodeIndex] === 0;
   }
 
+  /** Known without asking that some leaf has a candidate on this lane (a kept answer without a window). */
+  knownSome(): boolean {
+    return this.keptSome > 0;
+  }
+
   /** The group's record: how many of its leaf children may have work (stale, asked each time, or with a candidate). */
   leavesMayHaveWork(group: CompiledNode): number {
     return this.mayHaveWork[group.nodeIndex];
@@ -126,6 +133,7 @@ export class LaneWork {
     if (before === state) return;
     this.state[i] = state;
     if (state === STALE) this.answer[i] = undefined;
+    if (this.kind[i] === KEPT) this.keptSome += (state === SOME ? 1 : 0) - (before === SOME ? 1 : 0);
     const parent = this.tree.leaves[i].parent;
     if (parent === null || this.kind[i] === ASKED) return;
     if (before === NONE) this.mayHaveWork[parent.nodeIndex]++;

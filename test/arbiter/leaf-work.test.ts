@@ -74,6 +74,8 @@ function expectRecordTrue(arbiter: Arbiter, now: number): void {
       expect(work.leavesMayHaveWork(group), `${group.id} on ${lane}`).toBe(withWork);
       expect(work.knownNone(group)).toBe(group.children.every((c) => c.isLeaf) && withWork === 0);
     }
+    if (work.knownSome()) expect(tree.leaves.some((l) => asked(l) !== undefined), `${lane} is known to have work`).toBe(true);
+    expect(arbiter.hasMatchedWork(lane, now)).toBe(tree.leaves.some((l) => asked(l) !== undefined));
   }
 }
 
