@@ -15,6 +15,7 @@ import { select } from './select';
 import { expectedSeconds, expectedUsd, poolLaneBindings, sortLanes, type EngineBinding, type LaneConfig, type PoolLaneView } from './lanes';
 import { SlotTable, type RunningUnit } from './slot-table';
 import { LeafCandidates } from './leaf-candidates';
+import { LeafWork } from './leaf-work';
 import { DueTimes } from './due-times';
 import { TreeCache } from './tree-cache';
 import { UnitOutcomes } from './unit-outcomes';
@@ -46,6 +47,8 @@ export class Arbiter {
   readonly holds: LaneHolds;
   readonly slots: SlotTable;
   readonly leaves: LeafCandidates;
+  /** Each leaf's candidate on a lane, kept until a memo it came from changes (leaf-work.ts). */
+  readonly leafWork: LeafWork;
   readonly due: DueTimes;
   readonly gates: GateChain;
   private readonly trees: TreeCache;
@@ -83,6 +86,7 @@ export class Arbiter {
     this.slots = new SlotTable(this.lanes);
     this.leaves = new LeafCandidates(host.work, this.candidates, memo, (lane) => this.bindingsOn(lane), this.slots);
     this.leaves.announcedRoom = () => this.announcedRoomBytes();
+    this.leafWork = new LeafWork(memo, (leaf, lane, now) => this.leaves.leafCandidate(leaf, lane, now, 'open'));
     this.due = new DueTimes(db, host.work);
     this.trees = new TreeCache(db, () => this.baseLanes.map((l) => l.queueKey));
     this.outcomes = new UnitOutcomes(host, this.due, () => this.config.retry);
@@ -233,6 +237,7 @@ export class Arbiter {
   bindingsChanged(): void {
     this.laneBindings.clear();
     this.leaves.forgetBindings();
+    this.leafWork.forget();
     this.otherWrites++;
   }
 
@@ -392,7 +397,7 @@ export class Arbiter {
         const unit = this.leaves.knownIdle(lane.queueKey, this.laneStamp(lane.queueKey)) ? null : this.pickFor(lane, slot, tree, now);
         if (!unit) {
           // Remembers "nothing here" for the next pulls.
-          if (!this.laneHold(lane, now)) this.leaves.hasMatchedWork(tree, lane.queueKey, now, this.laneStamp(lane.queueKey));
+          if (!this.laneHold(lane, now)) this.hasMatchedWorkIn(tree, lane.queueKey, now);
           break;
         }
       }
@@ -414,11 +419,13 @@ export class Arbiter {
     }
     const stamps = this.memoStamps;
     const values = this.memoValues;
+    // With the disk gate open a leaf's answer is kept between picks until its ready rows move.
+    const work = disk === 'open' ? this.leafWork.of(tree, lane.queueKey, now) : null;
     const candidateOf = (leaf: CompiledNode) => {
       const i = leaf.leafIndex;
       if (stamps[i] !== stamp) {
         stamps[i] = stamp;
-        const c = this.leaves.leafCandidate(leaf, lane.queueKey, now, disk);
+        const c = work !== null ? work.candidate(leaf, now) : this.leaves.leafCandidate(leaf, lane.queueKey, now, disk);
         // A leaf whose next unit would cross the spend cap has nothing to run on this lane now.
         values[i] = c && capped && this.unitSpendHold(lane, c, now) ? undefined : c;
       }
@@ -432,6 +439,7 @@ export class Arbiter {
       nonPassiveBusy: this.leaves.nonPassiveBusy(tree, lane.queueKey, candidateOf, true),
       fairness: this.fairness,
       runnable,
+      ...(work !== null ? { knownNone: (node: CompiledNode) => work.knownNone(node) } : {}),
     });
     if (!picked) return null;
     return this.start(lane, slot, picked.candidate, picked.leaf.id, 'arbiter', this.config.actor, now);
@@ -599,7 +607,14 @@ export class Arbiter {
 
   /** Is there matched reachable work for this lane (ignoring gates)? Drives utilization and idling. */
   hasMatchedWork(lane: string, now: number): boolean {
-    return this.leaves.hasMatchedWork(this.tree(now), lane, now, this.laneStamp(lane));
+    return this.hasMatchedWorkIn(this.tree(now), lane, now);
+  }
+
+  private hasMatchedWorkIn(tree: CompiledTree, lane: string, now: number): boolean {
+    const work = this.leafWork.of(tree, lane, now);
+    // A kept answer that is a candidate is matched work: no leaf needs asking (and no idle stamp is kept then).
+    if (work.knownSome()) return true;
+    return this.leaves.hasMatchedWork(tree, lane, now, this.laneStamp(lane), (leaf) => work.candidate(leaf, now));
   }
 
   /**

@@ -197,11 +197,15 @@ export class LeafCandidates {
     return list;
   }
 
-  /** Is there matched reachable work for this lane (ignoring gates)? `stamp` moves whenever the answer may change. */
-  hasMatchedWork(tree: CompiledTree, lane: string, now: number, stamp: number): boolean {
+  /**
+   * Is there matched reachable work for this lane (ignoring gates)? `stamp` moves whenever the answer
+   * may change; `candidateOf` answers as leafCandidate with the gate open (the arbiter's kept answers).
+   */
+  hasMatchedWork(tree: CompiledTree, lane: string, now: number, stamp: number,
+    candidateOf: (leaf: CompiledNode) => Candidate | undefined = (leaf) => this.leafCandidate(leaf, lane, now, 'open')): boolean {
     if (this.idleStamps.get(lane) === stamp) return false;
     const runnable = this.runnable(tree, lane);
-    const matched = tree.leaves.some((leaf) => runnable.has(leaf) && this.leafCandidate(leaf, lane, now, 'open') !== undefined);
+    const matched = tree.leaves.some((leaf) => runnable.has(leaf) && candidateOf(leaf) !== undefined);
     if (!matched) this.idleStamps.set(lane, stamp);
     return matched;
   }

@@ -19,6 +19,11 @@ export interface SelectionContext {
   fairness: FairnessState;
   /** The nodes that could have a candidate on this lane at all (LeafCandidates.runnable); others are never asked. */
   runnable?: ReadonlySet<CompiledNode>;
+  /**
+   * Known without asking to have no candidate on this lane (leaf-work.ts: a leaf whose kept answer
+   * is none, a group of such leaves): not eligible, as asking would have found.
+   */
+  knownNone?: (node: CompiledNode) => boolean;
 }
 
 export interface Selection {
@@ -41,7 +46,8 @@ export function select(ctx: SelectionContext): Selection | null {
   const eligible = (node: CompiledNode): boolean => {
     const known = eligibleMemo[node.nodeIndex];
     if (known !== UNKNOWN && known !== undefined) return known === YES;
-    let ok = (ctx.runnable === undefined || ctx.runnable.has(node)) && !node.matchesNothing && !isFull(node, ctx) && !(node.passive && ctx.nonPassiveBusy);
+    let ok = (ctx.runnable === undefined || ctx.runnable.has(node)) && !node.matchesNothing && !(ctx.knownNone?.(node) ?? false)
+      && !isFull(node, ctx) && !(node.passive && ctx.nonPassiveBusy);
     if (ok) ok = node.isLeaf ? ctx.candidateOf(node) !== undefined : node.children.some(eligible);
     eligibleMemo[node.nodeIndex] = ok ? YES : NO;
     return ok;
