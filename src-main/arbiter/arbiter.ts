@@ -589,6 +589,12 @@ export class Arbiter {
 
 
 
+  /** How often a reporting unit's lease is renewed: a quarter of the lease, so three quarters of it
+   *  stay between two reports however the lease is set. */
+  get leaseRenewalS(): number {
+    return this.config.leaseS / 4;
+  }
+
   /** Renew a running unit's lease (the engine driver calls this while the engine reports). */
   renew(unit: RunningUnit, now: number): boolean {
     return this.claims.renew(unit.key, unit.token, now + this.config.leaseS);

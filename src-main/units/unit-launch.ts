@@ -2,7 +2,7 @@
 // only step where a local slot and a pool slot differ. A local launch runs the adapter's program
 // (a one-shot process, a long-lived worker, or in-process); a pool launch hands the same job to a
 // worker through the PoolRuntime and resolves once its outputs are uploaded into job.outputDir.
-// Following is the same for both: every report renews the claim's lease and reaches the lane page.
+// Following is the same for both: a report renews the claim's lease when due and reaches the lane page.
 import type { RunningUnit } from '../arbiter/arbiter';
 import type { InProcessIo, JobContext } from '../engines/adapter';
 import type { RegisteredEngine } from '../engines/registry';
@@ -22,9 +22,20 @@ export interface UnitFollower {
   log(level: 'debug' | 'info' | 'warn' | 'error', line: string | LogMessage): void;
 }
 
-/** The follow step: each report renews the lease, then reaches the run's log or the lane page's progress. */
+/**
+ * The follow step: each report reaches the run's log or the lane page's progress, and renews the
+ * lease once a quarter of it has passed since the claim or the last renewal, as BullMQ's worker
+ * renews its lock on a timer rather than on every event: a write per line was the host's largest
+ * cost in following an engine (docs/architecture.md "The one pipeline of a unit", follow).
+ */
 export function followUnit(ctx: UnitContext, unit: RunningUnit): UnitFollower {
-  const renew = () => { ctx.arbiter.renew(unit, ctx.host.now()); };
+  let renewedAt = unit.startedAt;
+  const renew = () => {
+    const now = ctx.host.now();
+    if (now - renewedAt < ctx.arbiter.leaseRenewalS) return;
+    renewedAt = now;
+    ctx.arbiter.renew(unit, now);
+  };
   return {
     progress: (p) => {
       renew();
