@@ -37,6 +37,7 @@ export default defineConfig({
           cli: here('./src-main/app/cli.ts'),
           'sim/preview-worker': here('./src-main/sim/preview-worker.ts'),
           'bench/trivial-engine': here('./src-main/bench/trivial-engine.ts'),
+          'bench/load-window-worker': here('./src-main/bench/load-window-worker.ts'),
           ...enginePrograms,
         },
         // The window benchmark drives Chromium through the playwright-core devDependency, loaded

@@ -11,9 +11,12 @@ import type { ApiMethod, ApiRequest, ApiResponse } from '../../src-shared/api/co
 import { BacklotError } from '../../src-shared/errors';
 import { buildBenchLibrary } from './snapshot-bench';
 import { percentile, round } from './snapshot-measure';
-import { LoadWindow } from './load-window';
+import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { LoadWindow, type CallTiming } from './load-window';
+import type { LoadWindowJob, LoadWindowMessage, LoadWindowStart } from './load-window-worker';
 import { processCpuSeconds, threadCpuSeconds } from './process-cpu';
-import { appRoot } from '../system/app-layout';
+import { appRoot, builtMainFile } from '../system/app-layout';
 
 export interface LoadBenchSpec {
   items: number;
@@ -33,6 +36,12 @@ export interface LoadBenchSpec {
    * ignores the variable and starts one a unit either way.
    */
   oneShotEngines?: boolean;
+  /**
+   * Each window on a worker thread of its own, as each window of the app is a renderer process of
+   * its own, instead of all on this process's one event loop (the default, as every earlier figure
+   * was measured): it shows whether a probe's answer waits behind the other windows' parsing.
+   */
+  windowThreads?: boolean;
 }
 
 export interface LatencyFigures {
@@ -101,34 +110,14 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
 
     // Phase 2: the windows follow the host while it dispatches.
     await admin.call('lanes.resume', { lane: '*' });
-    const windows = Array.from({ length: spec.windows }, () => new LoadWindow(serve!.base, serve!.token));
-    for (const w of windows) await w.open();
-    for (const w of windows) w.timings.length = 0;
-    const probes: number[] = [];
-    const load0 = os.loadavg()[0];
-    const cpu0 = hostCpuNow(serve.proc.pid);
-    const own0 = process.cpuUsage();
-    const t0 = performance.now();
-    const until = t0 + spec.durationS * 1000;
-    await Promise.all(windows.map(async (w, i) => {
-      // Spread the windows' probes over the interval instead of sending them in step.
-      await sleep((PROBE_EVERY_MS * i) / windows.length);
-      while (performance.now() < until) {
-        const ms = await w.probe('lanes.list', {});
-        probes.push(ms);
-        await sleep(Math.max(0, PROBE_EVERY_MS - ms));
-      }
-    }));
-    const elapsedS = (performance.now() - t0) / 1000;
-    const cpu1 = hostCpuNow(serve.proc.pid);
-    const own1 = process.cpuUsage(own0);
-    const load1 = os.loadavg()[0];
-    const events = windows.reduce((n, w) => n + w.events, 0);
-    for (const w of windows) w.close();
+    const follow = spec.windowThreads === true ? followInThreads : followInOneThread;
+    const span: { start?: SpanStart } = {};
+    const followed = await follow(serve, spec.windows, spec.durationS * 1000, () => { span.start = spanStart(serve!.proc.pid); });
+    const { probes, timings, events } = followed;
+    const { load0, cpu0, elapsedS, cpu1, own1, load1 } = spanEnd(span.start!, serve.proc.pid);
     const unitsDone = (await totalDone(admin)) - doneBefore;
     const hostRssMb = rssMb(serve.proc.pid);
 
-    const timings = windows.flatMap((w) => w.timings);
     const methods = [...new Set(timings.map((t) => t.method))].sort();
     return {
       ...spec,
@@ -140,7 +129,7 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
       eventsPerWindowPerS: round(events / spec.windows / elapsedS, 1),
       unitsDone,
       unitsPerS: round(unitsDone / elapsedS, 1),
-      failures: windows.reduce((n, w) => n + w.failures, 0) + admin.failures,
+      failures: followed.failures + admin.failures,
       hostRssMb,
       hostCpu: cpu0 && cpu1 ? {
         processS: round(cpu1.process - cpu0.process, 2), mainThreadS: round(cpu1.main - cpu0.main, 2),
@@ -158,6 +147,98 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
     await serve?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+interface Followed {
+  probes: number[];
+  timings: CallTiming[];
+  events: number;
+  failures: number;
+}
+
+/** Opens `count` windows on the host, calls `onStart` when all are open, and has each send the
+ *  cheap probe for `durationMs` while it follows the host's events. */
+type FollowWindows = (serve: Served, count: number, durationMs: number, onStart: () => void) => Promise<Followed>;
+
+const followInOneThread: FollowWindows = async (serve, count, durationMs, onStart) => {
+  const windows = Array.from({ length: count }, () => new LoadWindow(serve.base, serve.token));
+  for (const w of windows) await w.open();
+  for (const w of windows) { w.timings.length = 0; w.events = 0; }
+  const probes: number[] = [];
+  onStart();
+  const until = performance.now() + durationMs;
+  await Promise.all(windows.map(async (w, i) => {
+    // Spread the windows' probes over the interval instead of sending them in step.
+    await sleep((PROBE_EVERY_MS * i) / windows.length);
+    do {
+      const ms = await w.probe('lanes.list', {});
+      probes.push(ms);
+      await sleep(Math.max(0, PROBE_EVERY_MS - ms));
+    } while (performance.now() < until);
+  }));
+  for (const w of windows) w.close();
+  return {
+    probes, timings: windows.flatMap((w) => w.timings),
+    events: windows.reduce((n, w) => n + w.events, 0), failures: windows.reduce((n, w) => n + w.failures, 0),
+  };
+};
+
+/** The worker's entry: the built out/main/bench/load-window-worker.js, from the sources as from the build. */
+function windowWorkerEntry(): URL {
+  return pathToFileURL(builtMainFile(path.join('bench', 'load-window-worker.js')));
+}
+
+const followInThreads: FollowWindows = async (serve, count, durationMs, onStart) => {
+  const workers: Worker[] = [];
+  try {
+    const answers = Array.from({ length: count }, (_, i) => {
+      const job: LoadWindowJob = { base: serve.base, token: serve.token, offsetMs: (PROBE_EVERY_MS * i) / count, everyMs: PROBE_EVERY_MS };
+      const worker = new Worker(windowWorkerEntry(), { workerData: job });
+      workers.push(worker);
+      let opened: () => void = () => {};
+      const open = new Promise<void>((resolve) => { opened = resolve; });
+      const done = new Promise<Followed>((resolve, reject) => {
+        worker.on('message', (m: LoadWindowMessage) => {
+          if (m.type === 'open') opened();
+          else if (m.type === 'done') resolve({ probes: m.probes, timings: m.timings, events: m.events, failures: m.failures });
+          else reject(new BacklotError('BENCH_FAILED', `A window stopped: ${m.message}`));
+        });
+        worker.once('error', (e) => reject(new BacklotError('BENCH_FAILED', `A window stopped: ${e.message}`)));
+        worker.once('exit', (code) => reject(new BacklotError('BENCH_FAILED', `A window's thread ended early (exit code ${code}).`)));
+      });
+      // A window that fails to open fails the benchmark before the others start.
+      return { open: Promise.race([open, done.then(() => undefined)]), done };
+    });
+    await Promise.all(answers.map((a) => a.open));
+    onStart();
+    const start: LoadWindowStart = { type: 'start', durationMs };
+    for (const w of workers) w.postMessage(start);
+    const all = await Promise.all(answers.map((a) => a.done));
+    return {
+      probes: all.flatMap((f) => f.probes), timings: all.flatMap((f) => f.timings),
+      events: all.reduce((n, f) => n + f.events, 0), failures: all.reduce((n, f) => n + f.failures, 0),
+    };
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+};
+
+interface SpanStart {
+  load0: number;
+  cpu0: ReturnType<typeof hostCpuNow>;
+  own0: NodeJS.CpuUsage;
+  t0: number;
+}
+
+function spanStart(pid: number | undefined): SpanStart {
+  return { load0: os.loadavg()[0], cpu0: hostCpuNow(pid), own0: process.cpuUsage(), t0: performance.now() };
+}
+
+function spanEnd(start: SpanStart, pid: number | undefined) {
+  return {
+    ...start, elapsedS: (performance.now() - start.t0) / 1000, cpu1: hostCpuNow(pid),
+    own1: process.cpuUsage(start.own0), load1: os.loadavg()[0],
+  };
 }
 
 function figures(ms: number[]): LatencyFigures {

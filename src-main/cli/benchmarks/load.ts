@@ -11,13 +11,14 @@ import { print, seedOf, type Benchmark } from './types';
 
 export const loadBench: Benchmark = {
   name: 'load',
-  usage: 'load [--items N --channels M --windows W --seconds S --chunk-ms MS --one-shot-engines --serve-bin OTHER/bin/backlot.mjs]',
+  usage: 'load [--items N --channels M --windows W --seconds S --chunk-ms MS --one-shot-engines --window-threads --serve-bin OTHER/bin/backlot.mjs]',
   async run(values) {
     const r = await runLoadBench({
       items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)),
       seed: seedOf(values.seed), windows: Math.floor(numberFlag(values.windows, 'windows', 10)),
       durationS: numberFlag(values.seconds, 'seconds', 30), chunkMs: numberFlag(values['chunk-ms'], 'chunk-ms', 20),
       serveBin: values['serve-bin'], oneShotEngines: values['one-shot-engines'] === true,
+      windowThreads: values['window-threads'] === true,
     }, openInHost);
     print(values, r, describeLoad);
   },
@@ -32,11 +33,11 @@ function describeLoad(r: LoadBenchResult): string {
     ...r.readsInHost.map((x) => row(`${x.method} ${x.request}`, x)),
     'Each read alone (lanes paused, nothing running), over HTTP:',
     ...r.reads.map((x) => (x.refused ? `  ${x.method} ${x.request}: refused (${x.refused})` : row(`${x.method} ${x.request} [${x.bytes} B]`, x))),
-    `${r.windows} windows following the dispatching host for ${r.durationS} s (${r.unitsDone} units done, ${r.unitsPerS}/s; ${r.eventsPerWindowPerS} events per window per s):`,
+    `${r.windows} windows (${r.windowThreads === true ? 'each on a thread of its own, as each window of the app is a process of its own' : 'all on this process\'s one event loop'}) following the dispatching host for ${r.durationS} s (${r.unitsDone} units done, ${r.unitsPerS}/s; ${r.eventsPerWindowPerS} events per window per s):`,
     row('cheap request (lanes.list every 100 ms per window)', r.cheap),
     ...r.windowReads.map((x) => row(`window re-read ${x.method}`, x)),
     `host CPU while followed: ${r.hostCpu ? `${r.hostCpu.processS} s (${r.hostCpu.processMsPerUnit} ms a unit), main thread ${r.hostCpu.mainThreadS} s (${r.hostCpu.mainThreadMsPerUnit} ms a unit)` : 'n/a'}; load average ${r.loadAverage[0]} -> ${r.loadAverage[1]}`,
-    `other CPU while followed: ${r.otherCpu ? `the host's engines ${r.otherCpu.enginesS} s (${r.otherCpu.enginesMsPerUnit} ms a unit), the windows' clients (this process) ${r.otherCpu.windowsS} s` : 'n/a'}`,
+    `other CPU while followed: ${r.otherCpu ? `the host's engines ${r.otherCpu.enginesS} s (${r.otherCpu.enginesMsPerUnit} ms a unit), the windows' clients (this process, every thread) ${r.otherCpu.windowsS} s` : 'n/a'}`,
     `host RSS ${r.hostRssMb ?? 'n/a'} MB; failed calls ${r.failures}`,
   ].join('\n');
 }

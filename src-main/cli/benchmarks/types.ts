@@ -19,6 +19,7 @@ export const BENCH_FLAGS = {
   'chunk-ms': { type: 'string' },
   'serve-bin': { type: 'string' },
   'one-shot-engines': { type: 'boolean' },
+  'window-threads': { type: 'boolean' },
   segments: { type: 'string' },
   queries: { type: 'string' },
   keep: { type: 'string' },

@@ -1,0 +1,48 @@
+// One window of the load benchmark on an event loop of its own (`bench load --window-threads`), as
+// in the app, where every window is a renderer process of its own: it tells whether a probe waits
+// behind the other windows' parsing on one loop (docs/benchmarks.md "Session 9: ten windows").
+import { parentPort, workerData } from 'node:worker_threads';
+import { LoadWindow, type CallTiming } from './load-window';
+
+export interface LoadWindowJob {
+  base: string;
+  token: string;
+  /** How long after the start this window sends its first probe (the windows' probes spread out). */
+  offsetMs: number;
+  /** The time between one probe's answer and the next probe's start, at most. */
+  everyMs: number;
+}
+
+/** From the benchmark to the window: start probing for this long. */
+export interface LoadWindowStart { type: 'start'; durationMs: number }
+
+export type LoadWindowMessage =
+  | { type: 'open' }
+  | { type: 'done'; probes: number[]; timings: CallTiming[]; events: number; failures: number }
+  | { type: 'failed'; message: string };
+
+const job = workerData as LoadWindowJob;
+const post = (m: LoadWindowMessage) => parentPort!.postMessage(m);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const loadWindow = new LoadWindow(job.base, job.token);
+
+async function follow(durationMs: number): Promise<void> {
+  loadWindow.timings.length = 0;
+  loadWindow.events = 0;
+  const until = performance.now() + durationMs;
+  const probes: number[] = [];
+  await sleep(job.offsetMs);
+  // At least one probe a window, however late its start on a slow machine.
+  do {
+    const ms = await loadWindow.probe('lanes.list', {});
+    probes.push(ms);
+    await sleep(Math.max(0, job.everyMs - ms));
+  } while (performance.now() < until);
+  loadWindow.close();
+  post({ type: 'done', probes, timings: loadWindow.timings, events: loadWindow.events, failures: loadWindow.failures });
+}
+
+parentPort!.on('message', (m: LoadWindowStart) => {
+  if (m.type === 'start') follow(m.durationMs).catch((e: unknown) => post({ type: 'failed', message: (e as Error)?.message ?? String(e) }));
+});
+loadWindow.open().then(() => post({ type: 'open' }), (e: unknown) => post({ type: 'failed', message: (e as Error)?.message ?? String(e) }));
