@@ -7,12 +7,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { ApiMethod, ApiRequest, ApiResponse } from '../../src-shared/api/contract';
 import { BacklotError } from '../../src-shared/errors';
 import { buildBenchLibrary } from './snapshot-bench';
 import { percentile, round } from './snapshot-measure';
-import { Worker } from 'node:worker_threads';
-import { pathToFileURL } from 'node:url';
 import { LoadWindow, type CallTiming } from './load-window';
 import type { LoadWindowJob, LoadWindowMessage, LoadWindowStart } from './load-window-worker';
 import { processCpuSeconds, threadCpuSeconds } from './process-cpu';
@@ -206,6 +206,8 @@ const followInThreads: FollowWindows = async (serve, count, durationMs, onStart)
         worker.once('error', (e) => reject(new BacklotError('BENCH_FAILED', `A window stopped: ${e.message}`)));
         worker.once('exit', (code) => reject(new BacklotError('BENCH_FAILED', `A window's thread ended early (exit code ${code}).`)));
       });
+      // Once one window failed, the others' ends (their threads stopped) are nobody's answer.
+      done.catch(() => undefined);
       // A window that fails to open fails the benchmark before the others start.
       return { open: Promise.race([open, done.then(() => undefined)]), done };
     });
