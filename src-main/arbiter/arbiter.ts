@@ -620,7 +620,7 @@ export class Arbiter {
     const work = this.leafWork.of(tree, lane, now);
     // A kept answer that is a candidate is matched work: no leaf needs asking (and no idle stamp is kept then).
     if (work.knownSome()) return true;
-    return this.leaves.hasMatchedWork(tree, lane, now, this.laneStamp(lane), (leaf) => work.candidate(leaf, now));
+    return this.leaves.hasMatchedWork(tree, lane, this.laneStamp(lane), (leaf) => work.candidate(leaf, now));
   }
 
   /**

@@ -201,8 +201,7 @@ export class LeafCandidates {
    * Is there matched reachable work for this lane (ignoring gates)? `stamp` moves whenever the answer
    * may change; `candidateOf` answers as leafCandidate with the gate open (the arbiter's kept answers).
    */
-  hasMatchedWork(tree: CompiledTree, lane: string, now: number, stamp: number,
-    candidateOf: (leaf: CompiledNode) => Candidate | undefined = (leaf) => this.leafCandidate(leaf, lane, now, 'open')): boolean {
+  hasMatchedWork(tree: CompiledTree, lane: string, stamp: number, candidateOf: (leaf: CompiledNode) => Candidate | undefined): boolean {
     if (this.idleStamps.get(lane) === stamp) return false;
     const runnable = this.runnable(tree, lane);
     const matched = tree.leaves.some((leaf) => runnable.has(leaf) && candidateOf(leaf) !== undefined);

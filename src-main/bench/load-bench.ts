@@ -163,19 +163,9 @@ type FollowWindows = (serve: Served, count: number, durationMs: number, onStart:
 const followInOneThread: FollowWindows = async (serve, count, durationMs, onStart) => {
   const windows = Array.from({ length: count }, () => new LoadWindow(serve.base, serve.token));
   for (const w of windows) await w.open();
-  for (const w of windows) { w.timings.length = 0; w.events = 0; }
-  const probes: number[] = [];
   onStart();
-  const until = performance.now() + durationMs;
-  await Promise.all(windows.map(async (w, i) => {
-    // Spread the windows' probes over the interval instead of sending them in step.
-    await sleep((PROBE_EVERY_MS * i) / windows.length);
-    do {
-      const ms = await w.probe('lanes.list', {});
-      probes.push(ms);
-      await sleep(Math.max(0, PROBE_EVERY_MS - ms));
-    } while (performance.now() < until);
-  }));
+  // Spread the windows' probes over the interval instead of sending them in step.
+  const probes = (await Promise.all(windows.map((w, i) => w.follow(durationMs, (PROBE_EVERY_MS * i) / windows.length, PROBE_EVERY_MS)))).flat();
   for (const w of windows) w.close();
   return {
     probes, timings: windows.flatMap((w) => w.timings),

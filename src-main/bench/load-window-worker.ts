@@ -23,21 +23,10 @@ export type LoadWindowMessage =
 
 const job = workerData as LoadWindowJob;
 const post = (m: LoadWindowMessage) => parentPort!.postMessage(m);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const loadWindow = new LoadWindow(job.base, job.token);
 
 async function follow(durationMs: number): Promise<void> {
-  loadWindow.timings.length = 0;
-  loadWindow.events = 0;
-  const until = performance.now() + durationMs;
-  const probes: number[] = [];
-  await sleep(job.offsetMs);
-  // At least one probe a window, however late its start on a slow machine.
-  do {
-    const ms = await loadWindow.probe('lanes.list', {});
-    probes.push(ms);
-    await sleep(Math.max(0, job.everyMs - ms));
-  } while (performance.now() < until);
+  const probes = await loadWindow.follow(durationMs, job.offsetMs, job.everyMs);
   loadWindow.close();
   post({ type: 'done', probes, timings: loadWindow.timings, events: loadWindow.events, failures: loadWindow.failures });
 }

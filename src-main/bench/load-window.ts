@@ -73,6 +73,25 @@ export class LoadWindow {
     }
   }
 
+  /**
+   * Follows the host for `durationMs` from now (counting only what happens from now): after
+   * `offsetMs`, sends the cheap probe every `everyMs` at most, at least once however late its start
+   * on a slow machine; returns each probe's milliseconds.
+   */
+  async follow(durationMs: number, offsetMs: number, everyMs: number): Promise<number[]> {
+    this.timings.length = 0;
+    this.events = 0;
+    const until = performance.now() + durationMs;
+    const probes: number[] = [];
+    await sleep(offsetMs);
+    do {
+      const ms = await this.probe('lanes.list', {});
+      probes.push(ms);
+      await sleep(Math.max(0, everyMs - ms));
+    } while (performance.now() < until);
+    return probes;
+  }
+
   /** A request timed apart from the window's reads (the benchmark's probe); returns its milliseconds. */
   async probe<M extends ApiMethod>(method: M, payload: ApiRequest<M>): Promise<number> {
     const t = performance.now();
@@ -99,3 +118,5 @@ export class LoadWindow {
     this.socket?.terminate();
   }
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -116,7 +116,7 @@ export async function commitOutputs(
     undoOrKeepJournal(journalPath, entries);
     throw asCommitError(e);
   }
-  await Promise.all([path.join(journalDir, JOURNAL), ...entries.flatMap((e) => (e.backup ? [e.backup] : []))]
+  await Promise.all([journalPath, ...entries.flatMap((e) => (e.backup ? [e.backup] : []))]
     .map((file) => unlink(file).catch(() => undefined)));
 }
 
