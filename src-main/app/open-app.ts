@@ -19,7 +19,8 @@ export type { AppOptions, BacklotApp };
 
 export async function openApp(options: AppOptions): Promise<BacklotApp> {
   const dataDir = path.resolve(options.dataDir);
-  const host = new Host({ databaseFile: path.join(dataDir, DATABASE_FILE_NAME) });
+  // The dispatching host commits many times a second: its log is checkpointed off its thread.
+  const host = new Host({ databaseFile: path.join(dataDir, DATABASE_FILE_NAME), checkpointOffThread: options.dispatch === true });
   // The worker door and the transport exist only where units are dispatched and a pool exists: a
   // local-only library listens on nothing new and never touches Redis (docs/pools.md "The worker door").
   let workerDoor: WorkerDoor | null = null;

@@ -29,6 +29,7 @@ import { LANE_KEYS, type SettingKey, type SettingsValues } from '../../src-share
 import { resourcesDir } from '../engines/resources';
 import { UnitProgress, type ProgressReport } from './unit-progress';
 import { DiskFullState } from '../gates/disk-full';
+import { HostTurns } from '../system/host-turns';
 import { storageErrorCode } from '../db/storage-errors';
 import { attachAcquisition, detachAcquisition, type Acquisition } from '../gates/acquisition';
 import { calendarPeriod } from '../../src-shared/schedule/calendar-period';
@@ -80,6 +81,8 @@ export class Dispatcher {
   private readonly disk: SystemDiskProbe;
   /** Cooldowns, pacing, caps, the ENOSPC shortfall and the folder watcher (docs/acquisition.md). */
   readonly acquisition: Acquisition;
+  /** Turns for the units' settle transactions, one per pass of the loop (system/host-turns.ts). */
+  private readonly turns = new HostTurns();
   private wakeQueued = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly intervals: NodeJS.Timeout[] = [];
@@ -162,6 +165,7 @@ export class Dispatcher {
       pools: this.options.poolRuntime ?? null,
       progress: this.progress,
       acquisition: this.acquisition,
+      turns: this.turns,
       engines: () => ({ registry: this.registry, env: this.env }),
       stallTimeoutMs: () => this.settings.get('engines.stallTimeoutS') * 1000,
       stopped: () => this.stopped,
@@ -276,7 +280,11 @@ export class Dispatcher {
   /** The lock's lease, every 10 s; a full disk keeps the lock (nobody else can write either). */
   private renewLock(): void {
     try {
-      if (!this.lock.renew()) void this.stop();
+      if (!this.lock.renew()) return void this.stop();
+      // An idle host's writes may never fail on a full volume: its log restarts in room the file
+      // already holds (docs/architecture.md "Checkpoints off the host's thread"). The free space
+      // says it at once (docs/reliability.md "Disk full").
+      if (!this.diskFull.isFull && this.diskFull.confirmedByProbe()) this.enterDiskFull();
     } catch (e) {
       if (storageErrorCode(e) === 'DISK_FULL') this.enterDiskFull();
       else this.reportInternal('renewing the dispatcher lock', e);

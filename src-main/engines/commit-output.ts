@@ -69,6 +69,14 @@ export function keepTemporaryOutputDir(libraryDir: string, jobId: string): strin
   return dir;
 }
 
+export interface CommitOptions {
+  /**
+   * Awaited just before `record()`: the host's turn for its write (system/host-turns.ts). The files
+   * are in place by then; a record that throws after it undoes them as before.
+   */
+  turn?: () => Promise<void>;
+}
+
 /**
  * Move `tempFiles[i]` onto `finalPaths[i]` for every i and call `record()` (synchronously, e.g. a
  * better-sqlite3 transaction) in the same step. Resolves once all of it is done; rejects with the
@@ -78,6 +86,7 @@ export async function commitOutputs(
   tempFiles: readonly string[],
   finalPaths: readonly string[],
   record: () => void,
+  options: CommitOptions = {},
 ): Promise<void> {
   if (tempFiles.length !== finalPaths.length) {
     throw new BacklotError('OUTPUT_COMMIT_INVALID', 'Every temporary output needs exactly one final path.', {
@@ -85,6 +94,7 @@ export async function commitOutputs(
     });
   }
   if (tempFiles.length === 0) {
+    await options.turn?.();
     record();
     return;
   }
@@ -111,6 +121,7 @@ export async function commitOutputs(
     if (process.platform !== 'win32') {
       for (const dir of new Set(entries.map((e) => path.dirname(e.final)))) await syncFile(dir, 'r');
     }
+    await options.turn?.();
     record();
   } catch (e) {
     undoOrKeepJournal(journalPath, entries);

@@ -6,6 +6,7 @@ import type { Statement } from 'better-sqlite3';
 import { openDatabase, openedExclusively, type Db } from '../db/connection';
 import { openSearchConnection } from '../db/search-connection';
 import { UnitOfWork } from '../db/unit-of-work';
+import { WalCheckpointer } from '../db/wal-checkpointer';
 import { versionAtOpen } from '../db/migrate';
 import { WorkStore } from '../work/work-store';
 import { LibraryRepository } from '../library/repository';
@@ -30,6 +31,11 @@ export interface HostOptions {
   settleOrder?: boolean;
   /** How many items' facts and rows the work store keeps between units (WorkStoreOptions). */
   itemCacheLimit?: number;
+  /**
+   * Checkpoint the log on a thread of its own (db/wal-checkpointer.ts): the dispatching host, whose
+   * commits would otherwise stall its requests; a short command keeps SQLite's own checkpoints.
+   */
+  checkpointOffThread?: boolean;
 }
 
 export class Host {
@@ -41,6 +47,7 @@ export class Host {
   readonly clock: Clock;
   private readonly databaseFile: string;
   private searchConnection: Db | null = null;
+  private readonly checkpointer: WalCheckpointer | null;
   private readonly events = new EventEmitter();
   private readonly coalescer = new EventCoalescer((event) => this.deliver(event));
   private readonly noticeLog: (HostNotice & { id: number })[] = [];
@@ -50,6 +57,11 @@ export class Host {
     this.clock = options.clock ?? wallClock;
     this.databaseFile = options.databaseFile;
     this.db = openDatabase(options.databaseFile, { durable: options.durable });
+    this.checkpointer = options.checkpointOffThread === true
+      ? WalCheckpointer.start(this.db, options.databaseFile, {
+        onFallback: (reason) => process.stderr.write(`backlot: the host checkpoints its log itself again: ${reason}.\n`),
+      })
+      : null;
     this.uow = new UnitOfWork(this.db);
     this.work = new WorkStore(this.uow, {
       operations: options.operations,
@@ -157,7 +169,13 @@ export class Host {
     return () => this.events.off('host-event', listener);
   }
 
+  /** The log's checkpoint thread, where this host runs one (tests read its answers). */
+  get walCheckpointer(): WalCheckpointer | null {
+    return this.checkpointer;
+  }
+
   close(): void {
+    this.checkpointer?.close();
     this.coalescer.close();
     this.events.removeAllListeners();
     if (this.searchConnection !== null && this.searchConnection !== this.db && this.searchConnection.open) this.searchConnection.close();

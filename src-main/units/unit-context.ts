@@ -10,6 +10,7 @@ import type { EngineRegistry } from '../engines/registry';
 import type { PoolRuntime } from '../pools/pool-runtime';
 import type { UnitProgress } from '../dispatch/unit-progress';
 import type { Acquisition } from '../gates/acquisition';
+import type { HostTurns } from '../system/host-turns';
 
 /** A unit that ended, as `backlot run` and the window's live list report it. */
 export interface UnitEnded {
@@ -30,6 +31,8 @@ export interface UnitContext {
   readonly acquisition: Acquisition;
   /** The engines as the settings last built them: a unit prepared from now on uses these. */
   engines(): { registry: EngineRegistry; env: EngineEnvironment };
+  /** The host thread's turns: a unit's settle transaction waits for one, behind the requests already arrived. */
+  readonly turns: HostTurns;
   /** How long an engine may stay silent before it is stopped. */
   stallTimeoutMs(): number;
   /** The host is stopping: a unit that ends now is left to the next start's sweep, nothing is written. */

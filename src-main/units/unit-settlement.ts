@@ -64,7 +64,7 @@ export async function settleOutcome(ctx: UnitContext, unit: RunningUnit, run: Se
       commitFence(job.operation, 'before-record', job.jobId);
       if (!settleUnit(ctx, unit, done, plan.plans ?? [], job.env.dataDir)) throw new Error('claim lapsed');
       commitFence(job.operation, 'after-record', job.jobId);
-    });
+    }, { turn: () => ctx.turns.next() });
   } catch (e) {
     // The claim lapsed (someone else may hold the work now) or the files could not be moved:
     // the old state was restored. A move that failed is this unit's failure.
