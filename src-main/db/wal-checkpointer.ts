@@ -4,7 +4,7 @@
 // behind that commit for 10-20 ms.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Db } from './connection';
+import { openedExclusively, type Db } from './connection';
 
 /** SQLite's own threshold (pages), given back to the writer whenever the thread is not there. */
 export const AUTO_CHECKPOINT_PAGES = 1000;
@@ -43,11 +43,11 @@ const post = (m) => parentPort.postMessage(m);
 function checkpoint() {
   try {
     const row = statement.get();
-    post({ t: 'checkpointed', result: { busy: row.busy, log: row.log, checkpointed: row.checkpointed } });
+    if (workerData.report) post({ t: 'checkpointed', result: { busy: row.busy, log: row.log, checkpointed: row.checkpointed } });
   } catch (e) {
     // A checkpoint that could not copy (a full disk, an I/O error) leaves the log as it was; the
     // next one tries again, and the writer meets the same condition on its own write.
-    post({ t: 'missed', message: String(e && e.message || e) });
+    if (workerData.report) post({ t: 'missed', message: String(e && e.message || e) });
   }
 }
 try {
@@ -74,7 +74,7 @@ export interface WalCheckpointerOptions {
   everyMs?: number;
   /** Told once when the thread cannot run (the writer checkpoints as SQLite does by default). */
   onFallback?: (reason: string) => void;
-  /** Each checkpoint's answer (tests and diagnostics). */
+  /** Each checkpoint's answer (tests and diagnostics); without it the thread sends none. */
   onCheckpoint?: (result: CheckpointResult) => void;
   /** A checkpoint that failed (a full disk, an I/O error); the thread goes on. */
   onMissed?: (message: string) => void;
@@ -87,7 +87,9 @@ export class WalCheckpointer {
 
   private constructor(private readonly writer: Db, file: string, private readonly options: WalCheckpointerOptions) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { file, driver, everyMs: options.everyMs ?? CHECKPOINT_EVERY_MS } });
+    // Answers cross to the host's thread only for a listener: the host itself needs none of them.
+    const report = options.onCheckpoint !== undefined || options.onMissed !== undefined;
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { file, driver, report, everyMs: options.everyMs ?? CHECKPOINT_EVERY_MS } });
     this.worker = worker;
     // The thread must not keep a process alive that has nothing else to do (a command that forgot close()).
     worker.unref();
@@ -115,13 +117,11 @@ export class WalCheckpointer {
   }
 
   /**
-   * Starts the thread for a library file in WAL mode; null where there is nothing to move off the
-   * writer's thread (a library in memory, or one not in WAL mode: held exclusively on a full disk).
+   * Starts the thread for a library file; null where no second connection can share it (as for the
+   * search connection, Host.searchDb): a library in memory, or one held exclusively on a full disk.
    */
   static start(writer: Db, file: string, options: WalCheckpointerOptions = {}): WalCheckpointer | null {
-    if (file === ':memory:') return null;
-    if (String(writer.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
-    if (String(writer.pragma('locking_mode', { simple: true })).toLowerCase() === 'exclusive') return null;
+    if (file === ':memory:' || openedExclusively(writer)) return null;
     return new WalCheckpointer(writer, file, options);
   }
 
@@ -137,20 +137,22 @@ export class WalCheckpointer {
 
   /** The writer's threshold back to SQLite's, then the thread's connection closed. */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.writer.open) this.writer.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
-    this.worker?.postMessage('close');
-    this.worker = null;
+    this.handBack()?.postMessage('close');
   }
 
   private fallBack(reason: string): void {
     if (this.closed) return;
+    void this.handBack()?.terminate();
+    this.options.onFallback?.(reason);
+  }
+
+  /** Once: the writer checkpoints by itself again; returns the thread to let go of (null if none). */
+  private handBack(): Worker | null {
+    if (this.closed) return null;
     this.closed = true;
     if (this.writer.open) this.writer.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
     const worker = this.worker;
     this.worker = null;
-    void worker?.terminate();
-    this.options.onFallback?.(reason);
+    return worker;
   }
 }

@@ -58,6 +58,24 @@ describe('commitOutputs', () => {
     expect(temps.map(read)).toEqual(['new a', 'new b']);
   });
 
+  it('waits for its turn after the renames, and a record refused after the turn still restores the old files', async () => {
+    const temps = await stage('job-turn', { 'a.txt': 'new a' });
+    const seenAtTurn: (string | null)[] = [];
+    const refused = new BacklotError('LEASE_LOST', 'Another worker holds this job now.');
+    const turn = async (): Promise<void> => {
+      // The host's turn comes with the files already in place (system/host-turns.ts).
+      seenAtTurn.push(read(path.join(media, 'a.txt')));
+    };
+    await expect(commitOutputs(temps, [path.join(media, 'a.txt')], () => { throw refused; }, { turn })).rejects.toBe(refused);
+    expect(seenAtTurn).toEqual(['new a']);
+    expect(read(path.join(media, 'a.txt'))).toBe('old a');
+    expect(temps.map(read)).toEqual(['new a']);
+    // Without outputs the record still waits for its turn.
+    const order: string[] = [];
+    await commitOutputs([], [], () => { order.push('record'); }, { turn: async () => { order.push('turn'); } });
+    expect(order).toEqual(['turn', 'record']);
+  });
+
   it('undoes the first rename when a later one fails', async () => {
     const temps = await stage('job-3', { 'a.txt': 'new a', 'b.txt': 'new b' });
     writeFileSync(path.join(lib, 'not-a-dir'), '');
