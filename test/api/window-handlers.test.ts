@@ -68,6 +68,10 @@ describe('lanes.detail', () => {
   it('shows a running unit by title with its engine’s progress, beside preflights, the disk and spend', async () => {
     const lib = fixture(2);
     const app = await open(lib, { dispatch: true, chunkMs: 400 });
+    // The disk gate reads this machine's real free space: thresholds at zero keep it open on any
+    // machine (its defaults drain below 50 GB free, which a CI machine may have), as the download tests do.
+    app.dispatcher.settings.set('diskGate.shutBelowBytes', 0);
+    app.dispatcher.settings.set('diskGate.drainingBelowBytes', 0);
     const h = createHandlers(app.host, app.dispatcher);
     let seen: Awaited<ReturnType<typeof h['lanes.detail']>> | null = null;
     await until(app, async () => {
