@@ -17,6 +17,7 @@ import { LoadWindow, type CallTiming } from './load-window';
 import type { LoadWindowJob, LoadWindowMessage, LoadWindowStart } from './load-window-worker';
 import { processCpuSeconds, threadCpuSeconds } from './process-cpu';
 import { appRoot, builtMainFile } from '../system/app-layout';
+import type { EnginePriority } from '../../src-shared/settings/settings-schema';
 
 export interface LoadBenchSpec {
   items: number;
@@ -42,6 +43,13 @@ export interface LoadBenchSpec {
    * was measured): it shows whether a probe's answer waits behind the other windows' parsing.
    */
   windowThreads?: boolean;
+  /**
+   * The test engines spend each chunk's time as CPU instead of sleeping (`burn`): the machine is
+   * loaded by Backlot's own engines, as on a workstation transcribing on every core.
+   */
+  engineBurn?: boolean;
+  /** Sets `engines.priority` on the host before the windows follow it (the before/after of low-priority engines). */
+  enginePriority?: EnginePriority;
 }
 
 export interface LatencyFigures {
@@ -78,6 +86,8 @@ export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
   otherCpu: { enginesS: number; enginesMsPerUnit: number; windowsS: number } | null;
   /** The machine's one-minute load average when the windows started and when they stopped. */
   loadAverage: [number, number];
+  /** `settings.set engines.priority` refused by the host (a build from before the setting): its code. */
+  enginePriorityRefused?: string;
 }
 
 const BIN = path.join(appRoot(), 'bin', 'backlot.mjs');
@@ -98,8 +108,15 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
   try {
     const built = buildBenchLibrary(path.join(dir, 'backlot.sqlite'), spec);
     const readsInHost = await measureReadsInHost(openInHost(path.join(dir, 'backlot.sqlite')));
-    serve = await startServe(dir, spec.chunkMs, spec.serveBin ?? BIN, spec.oneShotEngines === true);
+    serve = await startServe(dir, spec.chunkMs, spec.serveBin ?? BIN, spec.oneShotEngines === true, spec.engineBurn === true);
     const admin = new LoadWindow(serve.base, serve.token);
+    let enginePriorityRefused: string | undefined;
+    if (spec.enginePriority !== undefined) {
+      // Set before any engine of the measured span starts: the long-lived ones keep the priority they started with.
+      await admin.call('settings.set', { key: 'engines.priority', value: spec.enginePriority }).catch((e: unknown) => {
+        enginePriorityRefused = e instanceof Error ? e.message.slice(0, 200) : String(e);
+      });
+    }
 
     // Phase 1: each read alone. Hold every lane and wait for the running units to end, so the
     // figures are the reads' own cost on this library, not a wait behind an engine's commit.
@@ -142,6 +159,7 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
         windowsS: round((own1.user + own1.system) / 1e6, 2),
       } : null,
       loadAverage: [round(load0, 2), round(load1, 2)],
+      ...(enginePriorityRefused !== undefined ? { enginePriorityRefused } : {}),
     };
   } finally {
     await serve?.stop();
@@ -338,11 +356,14 @@ interface Served {
   stop(): Promise<void>;
 }
 
-function startServe(dataDir: string, chunkMs: number, bin: string, oneShotEngines: boolean): Promise<Served> {
+function startServe(dataDir: string, chunkMs: number, bin: string, oneShotEngines: boolean, engineBurn: boolean): Promise<Served> {
   const token = randomBytes(18).toString('base64url');
   // The token goes on the command line too, for a build from before BACKLOT_TOKEN (a local benchmark).
   const proc = spawn(process.execPath, [bin, 'serve', '--data', dataDir, '--port', '0', '--engines', 'test', '--test-chunk-ms', String(chunkMs), ...(bin === BIN ? [] : ['--token', token])], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BACKLOT_TOKEN: token, BACKLOT_TEST_LONG_LIVED: oneShotEngines ? '0' : '1' },
+    stdio: ['ignore', 'pipe', 'pipe'], env: {
+      ...process.env, BACKLOT_TOKEN: token, BACKLOT_TEST_LONG_LIVED: oneShotEngines ? '0' : '1',
+      ...(engineBurn ? { BACKLOT_TEST_FAULTS: JSON.stringify({ '*': { burn: true } }) } : {}),
+    },
   });
   let out = '';
   let err = '';

@@ -22,6 +22,7 @@ import type { OperationId } from '../../src-shared/catalog/operations';
 import { UnitPipeline } from '../units/unit-pipeline';
 import type { UnitContext, UnitEnded } from '../units/unit-context';
 import { jobIdOf } from '../engines/job-paths';
+import { setEnginePriority } from '../engines/engine-priority';
 import { buildEngineRegistry, type EngineRegistry, type RegistryOptions } from '../engines/registry';
 import type { EngineAdapter, EngineEnvironment, EngineProfile } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
@@ -210,6 +211,7 @@ export class Dispatcher {
     this.rollupBoundary = calendarPeriod(this.host.now(), this.host.work.rollupPeriod()).end;
     this.dispatching = true;
     if (this.sweepPending) this.enterDiskFull();
+    setEnginePriority(this.settings.get('engines.priority'));
     this.unsubscribe = this.settings.onChange((change) => this.applySettings(change.key));
     // Settings written by another process reach this host as the API's do (docs/security.md).
     this.settings.noticeOtherWriters();
@@ -366,6 +368,8 @@ export class Dispatcher {
 
   private applySettings(key: SettingKey): void {
     const values = this.settings.values();
+    // The engines' CPU priority is the spawner's, not an engine's setting: nothing to build again.
+    if (key === 'engines.priority') return setEnginePriority(values['engines.priority']);
     const next = this.config(values, this.registry.bindings, this.gpu);
     this.arbiter.reconfigure({
       retry: next.retry, disk: next.disk, spendCapUsd: next.spendCapUsd, spendWindowStart: next.spendWindowStart,

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { signalProcessTree } from './process-tree';
+import { engineEnded, engineStarted } from './engine-priority';
 import { SPAWNER_THREAD_SOURCE } from './spawner-thread-source';
 
 /** What to exec: never a shell line. `env` is the whole environment the engine sees. */
@@ -38,9 +39,23 @@ const IN_THREAD = process.env.BACKLOT_ENGINE_SPAWNER === 'main';
 /** A thread that dies this many times in a row without starting an engine in between is not started again. */
 const MAX_DEATHS_IN_A_ROW = 3;
 
-/** Starts an engine: on the spawner thread when it can run, else here. Never throws: a refusal comes as 'error'. */
+/**
+ * Starts an engine: on the spawner thread when it can run, else here. Never throws: a refusal comes
+ * as 'error'. Its CPU priority is set (engine-priority.ts) before any other 'spawn' listener runs,
+ * so before its first job is sent.
+ */
 export function spawnEngineChild(request: SpawnRequest): EngineChild {
-  return IN_THREAD || spawner.fallback !== null ? spawnHere(request) : spawner.spawn(request);
+  const child = IN_THREAD || spawner.fallback !== null ? spawnHere(request) : spawner.spawn(request);
+  let pid: number | undefined;
+  child.on('spawn', () => {
+    pid = child.pid;
+    if (pid !== undefined) engineStarted(pid);
+  });
+  // 'close' comes last in every case (a relay from a thread that died sends no 'exit').
+  const ended = () => { if (pid !== undefined) engineEnded(pid); };
+  child.on('exit', ended);
+  child.on('close', ended);
+  return child;
 }
 
 /** Whether engines start on the spawner thread now, and why not when they do not (tests, diagnosis). */

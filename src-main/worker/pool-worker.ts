@@ -26,6 +26,7 @@ import type { EngineProfile, JobContext } from '../engines/adapter';
 import type { TestEngineOptions } from '../engines/test-engine/adapter';
 import { DEFAULT_WORKER_IDLE_MS, EngineProcess, type EngineLogEntry, type EngineOutcome, type EngineProgress } from '../engines/engine-process';
 import { EngineWorkers } from '../engines/workers';
+import { setEnginePriority } from '../engines/engine-priority';
 import { mapHostPath, mappedFolderProblem } from '../pools/library-marker';
 import { MediaCache } from './media-cache';
 import { ScratchDirs } from './scratch-dirs';
@@ -270,6 +271,8 @@ export async function startPoolWorker(options: PoolWorkerOptions): Promise<PoolW
     registry = await buildRegistry(fromHost.settings);
     judgedBy = sent;
     judgedSettings = fromHost.settings;
+    // The host's choice of the engines' CPU priority holds on its workers too (docs/pools.md).
+    setEnginePriority(fromHost.settings['engines.priority']);
     // Other settings may run other engines: a lane out of service for a missing one is judged again.
     engineMissing.clear();
     judgeLanes();

@@ -37,6 +37,9 @@ export { LANE_KEYS, type LaneKey } from '../catalog/lanes';
 
 export const SPEND_WINDOWS = ['day', 'week', 'month'] as const;
 export type SpendWindow = (typeof SPEND_WINDOWS)[number];
+/** Engines' CPU priority against the host's (docs/architecture.md "Engines at low priority"). */
+export const ENGINE_PRIORITIES = ['low', 'normal'] as const;
+export type EnginePriority = (typeof ENGINE_PRIORITIES)[number];
 
 const spec = <S extends z.ZodType>(s: SettingSpec<S>): SettingSpec<S> => s;
 
@@ -313,6 +316,11 @@ export const SETTINGS = {
   'engines.stallTimeoutS': spec({
     schema: count(5), default: 120, applies: 'live', input: 'integer',
     description: 'Seconds an engine may go without reporting progress before it is killed as stalled.',
+  }),
+  'engines.priority': spec({
+    schema: z.enum(ENGINE_PRIORITIES, { error: `must be one of ${ENGINE_PRIORITIES.join(', ')}` }),
+    default: 'low' as EnginePriority, applies: 'live', input: 'enum',
+    description: 'CPU priority of engine processes: low keeps the window and the host quick while engines fill every core; normal lets them compete with the rest of the machine (switched back to normal, running engines stay low until they end).',
   }),
   // Speakers (docs/speakers.md): the thresholds measured on the pocketsphinx-testdata voices.
   'speakers.diarizeThreshold': spec({

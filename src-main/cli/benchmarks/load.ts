@@ -8,17 +8,24 @@ import { createHandlers } from '../../api/handlers';
 import { dispatch } from '../../api/dispatch';
 import { BacklotError } from '../../../src-shared/errors';
 import { print, seedOf, type Benchmark } from './types';
+import { CliUsageError } from '../args';
+import { ENGINE_PRIORITIES, type EnginePriority } from '../../../src-shared/settings/settings-schema';
 
 export const loadBench: Benchmark = {
   name: 'load',
-  usage: 'load [--items N --channels M --windows W --seconds S --chunk-ms MS --one-shot-engines --window-threads --serve-bin OTHER/bin/backlot.mjs]',
+  usage: 'load [--items N --channels M --windows W --seconds S --chunk-ms MS --one-shot-engines --window-threads --engine-burn --engine-priority low|normal --serve-bin OTHER/bin/backlot.mjs]',
   async run(values) {
+    const priority = values['engine-priority'];
+    if (priority !== undefined && !(ENGINE_PRIORITIES as readonly unknown[]).includes(priority)) {
+      throw new CliUsageError(`--engine-priority must be one of ${ENGINE_PRIORITIES.join(', ')}, got "${String(priority)}".`);
+    }
     const r = await runLoadBench({
       items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)),
       seed: seedOf(values.seed), windows: Math.floor(numberFlag(values.windows, 'windows', 10)),
       durationS: numberFlag(values.seconds, 'seconds', 30), chunkMs: numberFlag(values['chunk-ms'], 'chunk-ms', 20),
       serveBin: values['serve-bin'], oneShotEngines: values['one-shot-engines'] === true,
-      windowThreads: values['window-threads'] === true,
+      windowThreads: values['window-threads'] === true, engineBurn: values['engine-burn'] === true,
+      ...(priority !== undefined ? { enginePriority: priority as EnginePriority } : {}),
     }, openInHost);
     print(values, r, describeLoad);
   },
@@ -28,7 +35,7 @@ function describeLoad(r: LoadBenchResult): string {
   const row = (label: string, f: { calls: number; p50Ms: number; p99Ms: number; maxMs: number }) =>
     `  ${label.padEnd(58)} p50 ${String(f.p50Ms).padStart(7)} ms  p99 ${String(f.p99Ms).padStart(7)} ms  max ${String(f.maxMs).padStart(7)} ms  (${f.calls})`;
   return [
-    `${r.items} items in ${r.channels} channels (seed ${r.seed}), built in ${r.buildMs} ms; test engines at ${r.chunkMs} ms a chunk, ${r.oneShotEngines ? 'one process a unit' : 'long-lived (a build before session 8 starts one a unit)'}`,
+    `${r.items} items in ${r.channels} channels (seed ${r.seed}), built in ${r.buildMs} ms; test engines at ${r.chunkMs} ms a chunk${r.engineBurn === true ? ' of CPU (burning)' : ''}, ${r.oneShotEngines ? 'one process a unit' : 'long-lived (a build before session 8 starts one a unit)'}${r.enginePriority !== undefined ? `, engines.priority ${r.enginePriority}${r.enginePriorityRefused !== undefined ? ` (refused: ${r.enginePriorityRefused})` : ''}` : ''}`,
     'Each read\'s cost in the host (the API dispatcher in process, no HTTP):',
     ...r.readsInHost.map((x) => row(`${x.method} ${x.request}`, x)),
     'Each read alone (lanes paused, nothing running), over HTTP:',

@@ -20,6 +20,8 @@ export const BENCH_FLAGS = {
   'serve-bin': { type: 'string' },
   'one-shot-engines': { type: 'boolean' },
   'window-threads': { type: 'boolean' },
+  'engine-burn': { type: 'boolean' },
+  'engine-priority': { type: 'string' },
   segments: { type: 'string' },
   queries: { type: 'string' },
   keep: { type: 'string' },

@@ -13,6 +13,8 @@
 //   holdWhile: a path; after its first chunk the engine waits while that file exists, having written
 //     PATH.JOBID.PID.held (a test holds units mid-way and lets them end by events, not by a pace)
 //   logKeyed: also write a keyed log line ("downloaded", with bytes), as production engines do
+//   burn: spend each chunk's chunkMs as CPU time instead of sleeping (an engine that fills a core:
+//     the load benchmark's loaded machine, the CPU-priority test)
 // The result's metadata carries the argv it received, to prove arguments arrive literally, and its
 // pid (a long-lived one also logs it). A job line with keepAlive (a long-lived engine, engine-process.ts) leaves the process running
 // for the next job, as the production long-lived engines do; without it the process exits after one.
@@ -22,6 +24,11 @@ import path from 'node:path';
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Keeps a core busy for this much of its own CPU time (a loaded machine's engine, `burn`), however slowly the clock of a shared core runs. */
+function burn(ms) {
+  const until = process.cpuUsage().user + ms * 1000;
+  while (process.cpuUsage().user < until) for (let i = 0; i < 1e4; i++);
+}
 
 // The host closing stdin (or dying) means nobody will commit what we write: stop at once,
 // taking any helper processes of our group with us.
@@ -102,7 +109,8 @@ async function run(job) {
     written += size;
     // A keyed message (src-shared/runs/progress-keys.ts `chunkOf`) with its English text, as the real engines send it.
     send({ type: 'progress', ratio: (i + 1) / chunks, message: `chunk ${i + 1} of ${chunks}`, key: 'chunkOf', params: { chunk: i + 1, of: chunks } });
-    await sleep(chunkMs);
+    if (input.burn) burn(chunkMs);
+    else await sleep(chunkMs);
   }
   fsyncSync(fd);
   closeSync(fd);

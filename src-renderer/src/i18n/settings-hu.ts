@@ -58,6 +58,7 @@ export const SETTINGS_HU: Record<SettingKey, SettingText> = {
   'sync.defaultIntervalS': s('Szinkron › alap időköz', 'Másodpercek két szinkron között annál a csatornánál, amely nem ad meg saját időközt.'),
   'claims.leaseS': s('Foglalások › élettartam', 'Ennyi másodpercig él megújítás nélkül egy foglalás, mielőtt egy leállt munkás eleme újra szabad.'),
   'engines.stallTimeoutS': s('Motorok › elakadási idő', 'Ennyi másodpercig hallgathat egy motor a haladásáról, mielőtt elakadtként leállítjuk.'),
+  'engines.priority': s('Motorok › prioritás', 'A motorfolyamatok processzorprioritása: low mellett az ablak és a gazdafolyamat akkor is gyors marad, ha a motorok minden magot lefoglalnak; normal mellett a gép többi munkájával egyenrangúan versenyeznek (normal-ra visszaállítva a már futó motorok a végükig low szinten maradnak).'),
   'speakers.diarizeThreshold': s('Beszélők › szétválasztási küszöb', 'Koszinusztávolság, amely fölött a beszélőszétválasztás két beszédcsoportot külön beszélőnek tart (kisebb: több beszélő).'),
   'speakers.matchThreshold': s('Beszélők › egyezési küszöb', 'Koszinusz-hasonlóság, amelytől kezdve egy hang egy meglévő beszélőprofilhoz kerül (nagyobb: több új profil).'),
   'digest.remote.baseUrl': s('Összefoglaló › távoli › alap URL', 'Egy OpenAI-kompatibilis API alapcíme (a /chat/completions előtti rész), pl. https://api.openai.com/v1; üresen: nincs beállítva.'),
