@@ -10,6 +10,7 @@ import {
 } from '../../src-shared/protocol/engine-lines';
 import { signalProcessTree } from './process-tree';
 import { spawnEngineChild, type EngineChild } from './engine-spawner';
+import { cpuWaitMs, starved } from './cpu-wait';
 import type { ProgressMessage } from '../../src-shared/runs/progress-keys';
 
 /** How to start an engine. Never a shell command line: `command` and each argument go to exec as is. */
@@ -207,7 +208,14 @@ export class EngineProcess {
     if (job.stall) clearTimeout(job.stall);
     if (this.exit || job.stop || job.settling) return;
     const ms = job.options.stallTimeoutMs ?? DEFAULT_STALL_MS;
-    job.stall = setTimeout(() => this.terminate(job, { code: 'ENGINE_STALLED', params: { stallTimeoutMs: ms } }), ms);
+    // Armed before the process has started (its pid comes with the start): all its wait is in this window.
+    const waitBefore = this.child?.pid === undefined ? 0 : cpuWaitMs(this.child.pid);
+    job.stall = setTimeout(() => {
+      // Silent because other programs held the CPUs (a low-priority engine on a busy machine): it
+      // is given another window; the job's own timeout still bounds it (cpu-wait.ts).
+      if (starved(waitBefore, cpuWaitMs(this.child?.pid), ms)) return this.armStall(job);
+      this.terminate(job, { code: 'ENGINE_STALLED', params: { stallTimeoutMs: ms } });
+    }, ms);
   }
 
   private onStdout(chunk: string): void {
