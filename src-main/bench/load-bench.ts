@@ -86,7 +86,7 @@ export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
   otherCpu: { enginesS: number; enginesMsPerUnit: number; windowsS: number } | null;
   /** The machine's one-minute load average when the windows started and when they stopped. */
   loadAverage: [number, number];
-  /** `settings.set engines.priority` refused by the host (a build from before the setting): its code. */
+  /** `settings.set engines.priority` refused by the host (a build from before the setting): its message. */
   enginePriorityRefused?: string;
 }
 
@@ -112,7 +112,8 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
     const admin = new LoadWindow(serve.base, serve.token);
     let enginePriorityRefused: string | undefined;
     if (spec.enginePriority !== undefined) {
-      // Set before any engine of the measured span starts: the long-lived ones keep the priority they started with.
+      // Set before the measured span: low reaches running engines at once, normal those started after
+      // (and running ones only where this process may raise a priority, as root may).
       await admin.call('settings.set', { key: 'engines.priority', value: spec.enginePriority }).catch((e: unknown) => {
         enginePriorityRefused = e instanceof Error ? e.message.slice(0, 200) : String(e);
       });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import type { EnginePriority } from '../../src-shared/settings/settings-schema';
 
-/** A low-priority engine's nice value: the host and the windows (0) run first; 19 would starve it behind any other work. */
+/** A low-priority engine's nice value, the lowest: the host, the windows and the user's other programs (0) run first. */
 export const LOW_PRIORITY_NICE = 19;
 
 let wanted: EnginePriority = 'low';
