@@ -194,7 +194,10 @@ describe('a full disk with the production engines', () => {
 describe('a full disk inside a production engine commit', () => {
   it('a download (http engine) whose commit meets the full disk: DISK_FULL, not counted; committed once when space returns', { timeout: 300_000 }, async () => {
     const disk = smallDisk(24);
-    const lib = await gatedFeedLibrary(path.join(disk, 'data'), [['diskFull.resumeAboveBytes', String(1024 * 1024)]]);
+    // One download at a time: a second one, downloaded while the host stood at the fence, could
+    // commit on the full disk (a rename and a few pages in the log's room need no new space), and
+    // this case is about the refused commit alone.
+    const lib = await gatedFeedLibrary(path.join(disk, 'data'), [['diskFull.resumeAboveBytes', String(1024 * 1024)], ['lanes.download.slots', '1']]);
     lib.open();
     try {
       const s = await serve(lib.data, { engines: 'production', env: { BACKLOT_TEST_COMMIT_FENCE: 'download:before-commit:stop' } });
