@@ -7,7 +7,7 @@ import type { EnginePriority } from '../../src-shared/settings/settings-schema';
 /** A low-priority engine's nice value, the lowest: the host, the windows and the user's other programs (0) run first. */
 export const LOW_PRIORITY_NICE = 19;
 
-let wanted: EnginePriority = 'low';
+let wanted: EnginePriority = 'normal';
 const live = new Set<number>();
 let refusal: string | null = null;
 let refusalSaid = false;

@@ -99,6 +99,8 @@ interface Job {
   stop: Stop | null;
   timers: NodeJS.Timeout[];
   stall: NodeJS.Timeout | null;
+  /** When the engine's CPU wait was last read, and what it was (cpu-wait.ts): one read a quarter window at most. */
+  waitMark: { at: number; waitMs: number | null } | null;
   callbackErrors: string[];
   settling: boolean;
   resolve: (o: EngineOutcome) => void;
@@ -151,7 +153,7 @@ export class EngineProcess {
     this.jobs++;
     return new Promise((resolve) => {
       const job: Job = {
-        request, options, logs, terminal: null, stop: null, timers: [], stall: null, callbackErrors: [], settling: false, resolve,
+        request, options, logs, terminal: null, stop: null, timers: [], stall: null, waitMark: null, callbackErrors: [], settling: false, resolve,
         onAbort: () => this.terminate(job, { code: 'ENGINE_CANCELLED', params: { phase: 'running' } }),
       };
       this.job = job;
@@ -208,12 +210,18 @@ export class EngineProcess {
     if (job.stall) clearTimeout(job.stall);
     if (this.exit || job.stop || job.settling) return;
     const ms = job.options.stallTimeoutMs ?? DEFAULT_STALL_MS;
-    // Armed before the process has started (its pid comes with the start): all its wait is in this window.
-    const waitBefore = this.child?.pid === undefined ? 0 : cpuWaitMs(this.child.pid);
+    // Armed on every engine line: the kernel is read again only once a quarter window has passed,
+    // so the judged span is the silence plus at most that quarter. Before the process has started
+    // (its pid comes with the start) its wait so far is none.
+    const now = performance.now();
+    if (!job.waitMark || now - job.waitMark.at >= ms / 4) {
+      job.waitMark = { at: now, waitMs: this.child?.pid === undefined ? 0 : cpuWaitMs(this.child.pid) };
+    }
     job.stall = setTimeout(() => {
       // Silent because other programs held the CPUs (a low-priority engine on a busy machine): it
       // is given another window; the job's own timeout still bounds it (cpu-wait.ts).
-      if (starved(waitBefore, cpuWaitMs(this.child?.pid), ms)) return this.armStall(job);
+      const mark = job.waitMark!;
+      if (starved(mark.waitMs, cpuWaitMs(this.child?.pid), performance.now() - mark.at)) return this.armStall(job);
       this.terminate(job, { code: 'ENGINE_STALLED', params: { stallTimeoutMs: ms } });
     }, ms);
   }

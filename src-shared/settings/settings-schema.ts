@@ -319,7 +319,7 @@ export const SETTINGS = {
   }),
   'engines.priority': spec({
     schema: z.enum(ENGINE_PRIORITIES, { error: `must be one of ${ENGINE_PRIORITIES.join(', ')}` }),
-    default: 'low' as EnginePriority, applies: 'live', input: 'enum',
+    default: 'normal' as EnginePriority, applies: 'live', input: 'enum',
     description: 'CPU priority of engine processes: low keeps the window and the host quick while engines fill every core; normal lets them compete with the rest of the machine (switched back to normal, running engines stay low until they end).',
   }),
   // Speakers (docs/speakers.md): the thresholds measured on the pocketsphinx-testdata voices.
