@@ -13,7 +13,8 @@ import type { ApiMethod, ApiRequest, ApiResponse } from '../../src-shared/api/co
 import { BacklotError } from '../../src-shared/errors';
 import { buildBenchLibrary } from './snapshot-bench';
 import { percentile, round } from './snapshot-measure';
-import { LoadWindow, type CallTiming } from './load-window';
+import { LoadWindow, type CallTiming, type ProbeTiming } from './load-window';
+import type { WindowClient } from './window-http';
 import type { LoadWindowJob, LoadWindowMessage, LoadWindowStart } from './load-window-worker';
 import { processCpuSeconds, threadCpuSeconds } from './process-cpu';
 import { appRoot, builtMainFile } from '../system/app-layout';
@@ -50,6 +51,11 @@ export interface LoadBenchSpec {
   engineBurn?: boolean;
   /** Sets `engines.priority` on the host before the windows follow it (the before/after of low-priority engines). */
   enginePriority?: EnginePriority;
+  /**
+   * The windows' HTTP client: `http` (node:http on a keep-alive agent, the default since session
+   * 12) or `fetch` (undici, as every earlier figure was measured; window-http.ts says why).
+   */
+  windowClient?: WindowClient;
 }
 
 export interface LatencyFigures {
@@ -69,6 +75,12 @@ export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
   reads: ({ method: ApiMethod; request: string; bytes: number; refused?: string } & LatencyFigures)[];
   /** The cheap request (lanes.list) each window sends every 100 ms while the host dispatches. */
   cheap: LatencyFigures;
+  /**
+   * Where the slowest 1% of those probes (the p99 and above) spent their time, on average: before
+   * the host's loop took them, in the host, and after the host answered (the way back and the
+   * window's own loop). Null when the host gives no timing (a build from before session 12).
+   */
+  cheapTail: { probes: number; toHostMs: number; inHostMs: number; backMs: number } | null;
   /** The windows' own re-reads during the same time, per method. */
   windowReads: ({ method: ApiMethod } & LatencyFigures)[];
   eventsPerWindowPerS: number;
@@ -109,7 +121,8 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
     const built = buildBenchLibrary(path.join(dir, 'backlot.sqlite'), spec);
     const readsInHost = await measureReadsInHost(openInHost(path.join(dir, 'backlot.sqlite')));
     serve = await startServe(dir, spec.chunkMs, spec.serveBin ?? BIN, spec.oneShotEngines === true, spec.engineBurn === true);
-    const admin = new LoadWindow(serve.base, serve.token);
+    const client = spec.windowClient ?? 'http';
+    const admin = new LoadWindow(serve.base, serve.token, client);
     let enginePriorityRefused: string | undefined;
     if (spec.enginePriority !== undefined) {
       // Set before the measured span: low reaches running engines at once, normal those started after
@@ -130,7 +143,7 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
     await admin.call('lanes.resume', { lane: '*' });
     const follow = spec.windowThreads === true ? followInThreads : followInOneThread;
     const span: { start?: SpanStart } = {};
-    const followed = await follow(serve, spec.windows, spec.durationS * 1000, () => { span.start = spanStart(serve!.proc.pid); });
+    const followed = await follow(serve, client, spec.windows, spec.durationS * 1000, () => { span.start = spanStart(serve!.proc.pid); });
     const { probes, timings, events } = followed;
     const { load0, cpu0, elapsedS, cpu1, own1, load1 } = spanEnd(span.start!, serve.proc.pid);
     const unitsDone = (await totalDone(admin)) - doneBefore;
@@ -139,10 +152,12 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
     const methods = [...new Set(timings.map((t) => t.method))].sort();
     return {
       ...spec,
+      windowClient: client,
       buildMs: built.loadMs,
       readsInHost,
       reads,
-      cheap: figures(probes),
+      cheap: figures(probes.map((p) => p.ms)),
+      cheapTail: tailShares(probes),
       windowReads: methods.map((method) => ({ method, ...figures(timings.filter((t) => t.method === method).map((t) => t.ms)) })),
       eventsPerWindowPerS: round(events / spec.windows / elapsedS, 1),
       unitsDone,
@@ -169,7 +184,7 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
 }
 
 interface Followed {
-  probes: number[];
+  probes: ProbeTiming[];
   timings: CallTiming[];
   events: number;
   failures: number;
@@ -177,10 +192,10 @@ interface Followed {
 
 /** Opens `count` windows on the host, calls `onStart` when all are open, and has each send the
  *  cheap probe for `durationMs` while it follows the host's events. */
-type FollowWindows = (serve: Served, count: number, durationMs: number, onStart: () => void) => Promise<Followed>;
+type FollowWindows = (serve: Served, client: WindowClient, count: number, durationMs: number, onStart: () => void) => Promise<Followed>;
 
-const followInOneThread: FollowWindows = async (serve, count, durationMs, onStart) => {
-  const windows = Array.from({ length: count }, () => new LoadWindow(serve.base, serve.token));
+const followInOneThread: FollowWindows = async (serve, client, count, durationMs, onStart) => {
+  const windows = Array.from({ length: count }, () => new LoadWindow(serve.base, serve.token, client));
   for (const w of windows) await w.open();
   onStart();
   // Spread the windows' probes over the interval instead of sending them in step.
@@ -197,11 +212,11 @@ function windowWorkerEntry(): URL {
   return pathToFileURL(builtMainFile(path.join('bench', 'load-window-worker.js')));
 }
 
-const followInThreads: FollowWindows = async (serve, count, durationMs, onStart) => {
+const followInThreads: FollowWindows = async (serve, client, count, durationMs, onStart) => {
   const workers: Worker[] = [];
   try {
     const answers = Array.from({ length: count }, (_, i) => {
-      const job: LoadWindowJob = { base: serve.base, token: serve.token, offsetMs: (PROBE_EVERY_MS * i) / count, everyMs: PROBE_EVERY_MS };
+      const job: LoadWindowJob = { base: serve.base, token: serve.token, client, offsetMs: (PROBE_EVERY_MS * i) / count, everyMs: PROBE_EVERY_MS };
       const worker = new Worker(windowWorkerEntry(), { workerData: job });
       workers.push(worker);
       let opened: () => void = () => {};
@@ -250,6 +265,15 @@ function spanEnd(start: SpanStart, pid: number | undefined) {
     ...start, elapsedS: (performance.now() - start.t0) / 1000, cpu1: hostCpuNow(pid),
     own1: process.cpuUsage(start.own0), load1: os.loadavg()[0],
   };
+}
+
+/** The slowest 1% of the probes (at least one), their time split on average; null without the host's timing. */
+function tailShares(probes: readonly ProbeTiming[]): LoadBenchResult['cheapTail'] {
+  const timed = probes.filter((p) => Number.isFinite(p.inHostMs));
+  if (timed.length === 0 || timed.length < probes.length / 2) return null;
+  const tail = [...timed].sort((a, b) => b.ms - a.ms).slice(0, Math.max(1, Math.ceil(timed.length / 100)));
+  const mean = (pick: (p: ProbeTiming) => number) => round(tail.reduce((s, p) => s + pick(p), 0) / tail.length, 2);
+  return { probes: tail.length, toHostMs: mean((p) => p.toHostMs), inHostMs: mean((p) => p.inHostMs), backMs: mean((p) => p.backMs) };
 }
 
 function figures(ms: number[]): LatencyFigures {

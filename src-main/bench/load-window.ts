@@ -6,11 +6,24 @@ import WebSocket from 'ws';
 import type { ApiMethod, ApiRequest, ApiResponse, HostEvent, HostEventDetail } from '../../src-shared/api/contract';
 import { createLibraryView } from '../../src-shared/views/library-view';
 import { coalesced } from '../../src-shared/views/coalesce';
+import { hostTiming, windowClient, type PostJson, type WindowClient } from './window-http';
 
 export interface CallTiming {
   method: ApiMethod;
   ms: number;
   ok: boolean;
+}
+
+/**
+ * Where one probe's time went, by the host's `Server-Timing` and this process's clock (both wall
+ * clocks of one machine): before the host's loop took it, in the host, and after the host answered
+ * (the way back and this window's own loop).
+ */
+export interface ProbeTiming {
+  ms: number;
+  toHostMs: number;
+  inHostMs: number;
+  backMs: number;
 }
 
 export class LoadWindow {
@@ -21,8 +34,10 @@ export class LoadWindow {
   private readonly lanes;
   private readonly runs;
   private errors = 0;
+  private readonly post: PostJson;
 
-  constructor(private readonly base: string, private readonly token: string) {
+  constructor(private readonly base: string, private readonly token: string, client: WindowClient = 'http') {
+    this.post = windowClient(client);
     this.library = createLibraryView({
       call: (m, p) => this.call(m, p),
       onChannels: () => undefined,
@@ -65,7 +80,7 @@ export class LoadWindow {
     const t = performance.now();
     let ok = false;
     try {
-      const body = await this.send(method, payload);
+      const { body } = await this.send(method, payload);
       ok = true;
       return body;
     } finally {
@@ -78,40 +93,44 @@ export class LoadWindow {
    * `offsetMs`, sends the cheap probe every `everyMs` at most, at least once however late its start
    * on a slow machine; returns each probe's milliseconds.
    */
-  async follow(durationMs: number, offsetMs: number, everyMs: number): Promise<number[]> {
+  async follow(durationMs: number, offsetMs: number, everyMs: number): Promise<ProbeTiming[]> {
     this.timings.length = 0;
     this.events = 0;
     const until = performance.now() + durationMs;
-    const probes: number[] = [];
+    const probes: ProbeTiming[] = [];
     await sleep(offsetMs);
     do {
-      const ms = await this.probe('lanes.list', {});
-      probes.push(ms);
-      await sleep(Math.max(0, everyMs - ms));
+      const probe = await this.probe('lanes.list', {});
+      probes.push(probe);
+      await sleep(Math.max(0, everyMs - probe.ms));
     } while (performance.now() < until);
     return probes;
   }
 
-  /** A request timed apart from the window's reads (the benchmark's probe); returns its milliseconds. */
-  async probe<M extends ApiMethod>(method: M, payload: ApiRequest<M>): Promise<number> {
+  /** A request timed apart from the window's reads (the benchmark's probe), its time split by the host's timing. */
+  async probe<M extends ApiMethod>(method: M, payload: ApiRequest<M>): Promise<ProbeTiming> {
     const t = performance.now();
+    let timing: ReturnType<typeof hostTiming> = null;
     try {
-      await this.send(method, payload);
+      timing = hostTiming((await this.send(method, payload, true)).serverTiming);
     } catch {
       this.errors++;
     }
-    return performance.now() - t;
+    const end = performance.now();
+    const ms = end - t;
+    if (!timing) return { ms, toHostMs: NaN, inHostMs: NaN, backMs: NaN };
+    const sentAt = performance.timeOrigin + t;
+    const toHostMs = timing.arrivedAt - sentAt;
+    return { ms, toHostMs, inHostMs: timing.inHostMs, backMs: ms - toHostMs - timing.inHostMs };
   }
 
-  private async send<M extends ApiMethod>(method: M, payload: ApiRequest<M>): Promise<ApiResponse<M>> {
-    const res = await fetch(`${this.base}api/${method}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${this.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(payload),
-    });
-    const body = await res.json() as ApiResponse<M>;
-    if (!res.ok) throw new Error(`${method} answered ${res.status}: ${JSON.stringify(body)}`);
-    return body;
+  private async send<M extends ApiMethod>(method: M, payload: ApiRequest<M>, askTiming = false): Promise<{ body: ApiResponse<M>; serverTiming: string | null }> {
+    const answer = await this.post(`${this.base}api/${method}`, {
+      Authorization: `Bearer ${this.token}`, 'Content-Type': 'application/json', ...(askTiming ? { 'Backlot-Timing': '1' } : {}),
+    }, JSON.stringify(payload));
+    const body = JSON.parse(answer.text) as ApiResponse<M>;
+    if (answer.status !== 200) throw new Error(`${method} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    return { body, serverTiming: answer.serverTiming };
   }
 
   close(): void {

@@ -20,18 +20,34 @@ function benchLoad(...extra: string[]): Promise<{ code: number | null; stdout: s
 }
 
 describe('bench load', () => {
-  for (const [shape, flags] of [['all windows on one event loop', []], ['each window on a thread of its own', ['--window-threads']]] as const) {
+  const shapes = [
+    ['all windows on one event loop (node:http client)', [], 'http'],
+    ['each window on a thread of its own', ['--window-threads'], 'http'],
+    ['all windows on one event loop calling through fetch', ['--window-client', 'fetch'], 'fetch'],
+  ] as const;
+  for (const [shape, flags, client] of shapes) {
     it(`follows a dispatching host with ${shape}`, async () => {
       const r = await benchLoad(...flags);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       const figures = JSON.parse(r.stdout);
-      expect(figures).toMatchObject({ items: 300, channels: 4, windows: 3, failures: 0 });
-      expect(figures.windowThreads === true).toBe(flags.length > 0);
+      expect(figures).toMatchObject({ items: 300, channels: 4, windows: 3, failures: 0, windowClient: client });
+      expect(figures.windowThreads === true).toBe(flags.includes('--window-threads' as never));
+      // The slowest probes' time is split by the host's own timing; the parts add up to the probe.
+      expect(figures.cheapTail.probes).toBeGreaterThanOrEqual(1);
+      expect(figures.cheapTail.inHostMs).toBeGreaterThanOrEqual(0);
+      expect(figures.cheapTail.toHostMs + figures.cheapTail.inHostMs + figures.cheapTail.backMs).toBeLessThanOrEqual(figures.cheap.maxMs + 0.01);
       // Every window sends at least one probe, however slow the machine.
       expect(figures.cheap.calls).toBeGreaterThanOrEqual(3);
       expect(figures.cheap.maxMs).toBeGreaterThan(0);
       expect(figures.hostCpu).not.toBeNull();
     }, 240_000);
   }
+
+  it('refuses an unknown window client with a usage error, before building anything', async () => {
+    const r = await benchLoad('--window-client', 'curl');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--window-client must be one of http, fetch, got "curl".');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
 });

@@ -12,6 +12,7 @@ import { startHeadlessServer } from '../../src-main/shells/headless/server';
 import { createHandlers } from '../../src-main/api/handlers';
 import { readHostEventFrame } from '../../src-shared/api/host-events';
 import { createFixtureLibrary, FIXTURE_CHANNEL, type FixtureLibrary } from './library-fixture';
+import { hostTiming } from '../../src-main/bench/window-http';
 
 const TOKEN = 'test-token-0123456789';
 let lib: FixtureLibrary;
@@ -95,6 +96,24 @@ describe('API round trip against the SQLite library', () => {
       expect({ status: res.status, code: body.code }).toEqual({ status, code });
       expect(Object.keys(body).sort()).toEqual(['code', 'message']);
     }
+  });
+
+  it('says when its loop took a call and how long the call took, only when asked (Backlot-Timing: 1)', async () => {
+    const sentAt = performance.timeOrigin + performance.now();
+    const asked = await post('lanes.list', {}, { ...auth, 'Backlot-Timing': '1' });
+    const answeredAt = performance.timeOrigin + performance.now();
+    expect(asked.status).toBe(200);
+    const timing = hostTiming(asked.headers.get('server-timing'));
+    expect(timing).not.toBeNull();
+    // Both are this machine's wall clock: the host took the call between sending and answering.
+    expect(timing!.arrivedAt).toBeGreaterThanOrEqual(sentAt - 5);
+    expect(timing!.arrivedAt).toBeLessThanOrEqual(answeredAt + 5);
+    expect(timing!.inHostMs).toBeGreaterThanOrEqual(0);
+    // A refusal is timed the same way; a call that did not ask carries no timing.
+    const refused = await post('no.such', {}, { ...auth, 'Backlot-Timing': '1' });
+    expect(refused.status).toBe(404);
+    expect(hostTiming(refused.headers.get('server-timing'))).not.toBeNull();
+    expect((await post('lanes.list', {})).headers.get('server-timing')).toBeNull();
   });
 
   it('accepts an empty body as an empty request', async () => {

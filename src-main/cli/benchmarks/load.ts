@@ -10,14 +10,19 @@ import { BacklotError } from '../../../src-shared/errors';
 import { print, seedOf, type Benchmark } from './types';
 import { CliUsageError } from '../args';
 import { ENGINE_PRIORITIES, type EnginePriority } from '../../../src-shared/settings/settings-schema';
+import { WINDOW_CLIENTS, type WindowClient } from '../../bench/window-http';
 
 export const loadBench: Benchmark = {
   name: 'load',
-  usage: 'load [--items N --channels M --windows W --seconds S --chunk-ms MS --one-shot-engines --window-threads --engine-burn --engine-priority low|normal --serve-bin OTHER/bin/backlot.mjs]',
+  usage: 'load [--items N --channels M --windows W --seconds S --chunk-ms MS --one-shot-engines --window-threads --engine-burn --engine-priority low|normal --window-client http|fetch --serve-bin OTHER/bin/backlot.mjs]',
   async run(values) {
     const priority = values['engine-priority'];
     if (priority !== undefined && !(ENGINE_PRIORITIES as readonly unknown[]).includes(priority)) {
       throw new CliUsageError(`--engine-priority must be one of ${ENGINE_PRIORITIES.join(', ')}, got "${String(priority)}".`);
+    }
+    const client = values['window-client'];
+    if (client !== undefined && !(WINDOW_CLIENTS as readonly unknown[]).includes(client)) {
+      throw new CliUsageError(`--window-client must be one of ${WINDOW_CLIENTS.join(', ')}, got "${String(client)}".`);
     }
     const r = await runLoadBench({
       items: Math.floor(numberFlag(values.items, 'items', 78_000)), channels: Math.floor(numberFlag(values.channels, 'channels', 68)),
@@ -26,6 +31,7 @@ export const loadBench: Benchmark = {
       serveBin: values['serve-bin'], oneShotEngines: values['one-shot-engines'] === true,
       windowThreads: values['window-threads'] === true, engineBurn: values['engine-burn'] === true,
       ...(priority !== undefined ? { enginePriority: priority as EnginePriority } : {}),
+      ...(client !== undefined ? { windowClient: client as WindowClient } : {}),
     }, openInHost);
     print(values, r, describeLoad);
   },
@@ -40,8 +46,9 @@ function describeLoad(r: LoadBenchResult): string {
     ...r.readsInHost.map((x) => row(`${x.method} ${x.request}`, x)),
     'Each read alone (lanes paused, nothing running), over HTTP:',
     ...r.reads.map((x) => (x.refused ? `  ${x.method} ${x.request}: refused (${x.refused})` : row(`${x.method} ${x.request} [${x.bytes} B]`, x))),
-    `${r.windows} windows (${r.windowThreads === true ? 'each on a thread of its own, as each window of the app is a process of its own' : 'all on this process\'s one event loop'}) following the dispatching host for ${r.durationS} s (${r.unitsDone} units done, ${r.unitsPerS}/s; ${r.eventsPerWindowPerS} events per window per s):`,
+    `${r.windows} windows (${r.windowThreads === true ? 'each on a thread of its own, as each window of the app is a process of its own' : 'all on this process\'s one event loop'}; client ${r.windowClient ?? 'fetch'}) following the dispatching host for ${r.durationS} s (${r.unitsDone} units done, ${r.unitsPerS}/s; ${r.eventsPerWindowPerS} events per window per s):`,
     row('cheap request (lanes.list every 100 ms per window)', r.cheap),
+    `    its slowest 1% (${r.cheapTail?.probes ?? 0}) on average: ${r.cheapTail ? `${r.cheapTail.toHostMs} ms before the host's loop took it, ${r.cheapTail.inHostMs} ms in the host, ${r.cheapTail.backMs} ms back to the window and in its loop` : 'n/a (the host gives no Server-Timing)'}`,
     ...r.windowReads.map((x) => row(`window re-read ${x.method}`, x)),
     `host CPU while followed: ${r.hostCpu ? `${r.hostCpu.processS} s (${r.hostCpu.processMsPerUnit} ms a unit), main thread ${r.hostCpu.mainThreadS} s (${r.hostCpu.mainThreadMsPerUnit} ms a unit)` : 'n/a'}; load average ${r.loadAverage[0]} -> ${r.loadAverage[1]}`,
     `other CPU while followed: ${r.otherCpu ? `the host's engines ${r.otherCpu.enginesS} s (${r.otherCpu.enginesMsPerUnit} ms a unit), the windows' clients (this process, every thread) ${r.otherCpu.windowsS} s` : 'n/a'}`,

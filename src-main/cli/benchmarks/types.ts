@@ -22,6 +22,7 @@ export const BENCH_FLAGS = {
   'window-threads': { type: 'boolean' },
   'engine-burn': { type: 'boolean' },
   'engine-priority': { type: 'string' },
+  'window-client': { type: 'string' },
   segments: { type: 'string' },
   queries: { type: 'string' },
   keep: { type: 'string' },

@@ -56,6 +56,13 @@ export interface HeadlessServer {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * When the host's loop took each API request that asked for its timing (`Backlot-Timing: 1`):
+ * answered with `Server-Timing: host;dur=MS;desc="WALL-CLOCK MS"`, so a client on this machine
+ * can tell a wait before the host from a wait in it (docs/window.md "Timing a request").
+ */
+const timedRequests = new WeakMap<ServerResponse, { wallMs: number; at: number }>();
+
 export async function startHeadlessServer(options: HeadlessServerOptions): Promise<HeadlessServer> {
   const hostname = options.hostname ?? '127.0.0.1';
   if (!isLoopbackAddress(hostname)) {
@@ -78,6 +85,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   let requests = 0;
 
   const server = http.createServer((req, res) => {
+    if (req.headers['backlot-timing'] === '1') timedRequests.set(res, { wallMs: performance.timeOrigin + performance.now(), at: performance.now() });
     // An upload cut off or a reader gone away ends this exchange only.
     req.on('error', clientError);
     res.on('error', clientError);
@@ -286,8 +294,10 @@ function sendJson(res: ServerResponse, status: number, value: unknown, headers: 
 }
 
 function sendBody(res: ServerResponse, status: number, body: string, headers: OutgoingHttpHeaders): void {
+  const timed = timedRequests.get(res);
   res.writeHead(status, {
     ...headers,
+    ...(timed ? { 'Server-Timing': `host;dur=${(performance.now() - timed.at).toFixed(3)};desc="${timed.wallMs.toFixed(3)}"` } : {}),
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-store',
