@@ -100,7 +100,6 @@ interface Job {
   timers: NodeJS.Timeout[];
   stall: NodeJS.Timeout | null;
   /** When the engine's CPU wait was last read, and what it was (cpu-wait.ts): one read a quarter window at most. */
-  waitMark: { at: number; waitMs: number | null } | null;
   callbackErrors: string[];
   settling: boolean;
   resolve: (o: EngineOutcome) => void;
@@ -123,6 +122,12 @@ export class EngineProcess {
   private killTimer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private closeTimer: NodeJS.Timeout | null = null;
+  /**
+   * The process's CPU wait when last read (cpu-wait.ts): one mark for the process, not one a job,
+   * so a long-lived engine taking a short unit after another reads the kernel once a quarter
+   * window, not once a unit.
+   */
+  private waitMark: { at: number; waitMs: number | null } | null = null;
 
   constructor(readonly command: EngineCommand, readonly mode: ProcessMode,
     private readonly settings: { idleMs?: number; onGone?: (p: EngineProcess) => void } = {}) {}
@@ -153,7 +158,7 @@ export class EngineProcess {
     this.jobs++;
     return new Promise((resolve) => {
       const job: Job = {
-        request, options, logs, terminal: null, stop: null, timers: [], stall: null, waitMark: null, callbackErrors: [], settling: false, resolve,
+        request, options, logs, terminal: null, stop: null, timers: [], stall: null, callbackErrors: [], settling: false, resolve,
         onAbort: () => this.terminate(job, { code: 'ENGINE_CANCELLED', params: { phase: 'running' } }),
       };
       this.job = job;
@@ -214,13 +219,13 @@ export class EngineProcess {
     // so the judged span is the silence plus at most that quarter. Before the process has started
     // (its pid comes with the start) its wait so far is none.
     const now = performance.now();
-    if (!job.waitMark || now - job.waitMark.at >= ms / 4) {
-      job.waitMark = { at: now, waitMs: this.child?.pid === undefined ? 0 : cpuWaitMs(this.child.pid) };
+    if (!this.waitMark || now - this.waitMark.at >= ms / 4) {
+      this.waitMark = { at: now, waitMs: this.child?.pid === undefined ? 0 : cpuWaitMs(this.child.pid) };
     }
     job.stall = setTimeout(() => {
       // Silent because other programs held the CPUs (a low-priority engine on a busy machine): it
       // is given another window; the job's own timeout still bounds it (cpu-wait.ts).
-      const mark = job.waitMark!;
+      const mark = this.waitMark!;
       if (starved(mark.waitMs, cpuWaitMs(this.child?.pid), performance.now() - mark.at)) return this.armStall(job);
       this.terminate(job, { code: 'ENGINE_STALLED', params: { stallTimeoutMs: ms } });
     }, ms);

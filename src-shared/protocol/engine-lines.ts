@@ -74,7 +74,7 @@ export function engineReasonSentence(code: string): string {
 
 // Framing, the protocol error and the job-line check live zod-free in line-codec.ts: an engine
 // process loads only that (docs/benchmarks.md "The command line", session 7).
-import { MAX_LINE_CHARS, encodeLine, parseJobLine, parseObject, violation, type ParsedLine, type ProtocolError, type ProtocolViolation } from './line-codec';
+import { MAX_LINE_CHARS, encodeLine, isRecord, parseJobLine, parseObject, violation, type ParsedLine, type ProtocolError, type ProtocolViolation } from './line-codec';
 
 export { MAX_LINE_CHARS, encodeLine, parseJobLine, type ParsedLine, type ProtocolError, type ProtocolViolation };
 
@@ -109,6 +109,15 @@ const schemas = {
 
 /** Parse one stdout line of an engine. Never throws: garbage becomes a typed ProtocolError. */
 export function parseEngineLine(line: string): ParsedLine<EngineLine> {
+  return parseLine(line, true);
+}
+
+/** The schemas alone, without the quick checks: what the test holds the quick checks to. */
+export function parseEngineLineWithSchemas(line: string): ParsedLine<EngineLine> {
+  return parseLine(line, false);
+}
+
+function parseLine(line: string, quick: boolean): ParsedLine<EngineLine> {
   const parsed = parseObject(line);
   if (!parsed.ok) return parsed;
   const type = parsed.message.type;
@@ -116,8 +125,30 @@ export function parseEngineLine(line: string): ParsedLine<EngineLine> {
   if (type !== 'progress' && type !== 'log' && type !== 'result' && type !== 'error') {
     return violation(line, 'unknown-type', typeof type === 'string' ? { type } : {});
   }
-  return validate<EngineLine>(schemas[type], parsed.message, line, type);
+  const checked = !quick ? null : type === 'progress' ? quickProgress(parsed.message) : type === 'log' ? quickLog(parsed.message) : null;
+  return checked ? { ok: true, message: checked } : validate<EngineLine>(schemas[type], parsed.message, line, type);
 }
+
+// Progress and log lines come many times a unit: they are checked by hand first, by the same rules
+// as their schemas, because zod's parse of them took about 5% of the host's thread at the stress
+// pace (docs/benchmarks.md "Session 12"). A line that fails goes to the schema, which names the
+// field; a test holds both to the same answers.
+function quickProgress(m: Record<string, unknown>): ProgressLine | null {
+  const { ratio, message, key, params } = m;
+  if (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1)) return null;
+  if (!optionalString(message) || !optionalKey(key) || (key !== undefined && message === undefined) || !optionalRecord(params)) return null;
+  return { type: 'progress', ratio, ...(message !== undefined ? { message } : {}), ...(key !== undefined ? { key } : {}), ...(params !== undefined ? { params } : {}) };
+}
+
+function quickLog(m: Record<string, unknown>): LogLine | null {
+  const { level, text, key, params } = m;
+  if (!(LOG_LEVELS as readonly unknown[]).includes(level) || typeof text !== 'string' || !optionalKey(key) || !optionalRecord(params)) return null;
+  return { type: 'log', level: level as LogLevel, text, ...(key !== undefined ? { key } : {}), ...(params !== undefined ? { params } : {}) };
+}
+
+const optionalString = (v: unknown): v is string | undefined => v === undefined || typeof v === 'string';
+const optionalKey = (v: unknown): v is string | undefined => v === undefined || (typeof v === 'string' && v.length <= 100 && LOG_KEY_PATTERN.test(v));
+const optionalRecord = (v: unknown): v is Record<string, unknown> | undefined => v === undefined || isRecord(v);
 
 function validate<T>(schema: z.ZodType, value: unknown, line: string, type: string): ParsedLine<T> {
   const result = schema.safeParse(value);

@@ -80,6 +80,6 @@ function firstWrongJobField(m: Record<string, unknown>): string | null {
   return null;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -2,7 +2,7 @@
 // valid line and turn any garbage into a typed protocol error without throwing.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { encodeLine, MAX_LINE_CHARS, parseEngineLine, parseJobLine } from '../../src-shared/protocol/engine-lines';
+import { encodeLine, MAX_LINE_CHARS, parseEngineLine, parseEngineLineWithSchemas, parseJobLine } from '../../src-shared/protocol/engine-lines';
 
 describe('engine line protocol', () => {
   it('parses each engine message type', () => {
@@ -55,6 +55,26 @@ describe('engine line protocol', () => {
       expect(parsed.error.code).toBe('ENGINE_PROTOCOL');
       expect(parsed.error.params.violation).toBe(violation);
       expect(parsed.error.excerpt.length).toBeLessThanOrEqual(200);
+    }
+  });
+
+  it('gives the answers of the schemas for progress and log lines, valid or not (the quick checks)', () => {
+    const progress = [
+      { ratio: 0 }, { ratio: 1 }, { ratio: -0 }, { ratio: 0.5, message: 'half' }, { ratio: 0.5, message: 'm', key: 'chunkOf', params: { a: 1 } },
+      { ratio: 0.5, extra: 'dropped' }, { ratio: 1.01 }, { ratio: -0.1 }, { ratio: '0.5' }, { ratio: null }, {}, { ratio: 'Infinity' },
+      { ratio: 0.5, message: 3 }, { ratio: 0.5, key: 'chunkOf' }, { ratio: 0.5, message: 'm', key: 'Bad-key' },
+      { ratio: 0.5, message: 'm', key: `k${'x'.repeat(100)}` }, { ratio: 0.5, message: 'm', key: 'ok', params: [1] },
+      { ratio: 0.5, params: null }, { ratio: 0.5, params: 'p' }, { ratio: 0.5, message: null },
+    ].map((m) => ({ type: 'progress', ...m }));
+    const log = [
+      { level: 'info', text: 't' }, { level: 'debug', text: '' }, { level: 'error', text: 't', key: 'wordsAttributed', params: {} },
+      { level: 'warn', text: 't', extra: 1 }, { level: 'fatal', text: 't' }, { level: 'info' }, { level: 'info', text: 5 },
+      { text: 't' }, { level: 'info', text: 't', key: 'x y' }, { level: 'info', text: 't', params: [] }, { level: 'info', text: 't', key: 7 },
+    ].map((m) => ({ type: 'log', ...m }));
+    for (const message of [...progress, ...log]) {
+      // JSON has no Infinity; 1e400 in a line parses to it.
+      const line = JSON.stringify(message).replace('"Infinity"', '1e400');
+      expect(parseEngineLine(line), line).toEqual(parseEngineLineWithSchemas(line));
     }
   });
 
