@@ -117,12 +117,13 @@ const PROBE_EVERY_MS = 100;
 export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost): Promise<LoadBenchResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-load-'));
   let serve: Served | null = null;
+  let admin: LoadWindow | null = null;
   try {
     const built = buildBenchLibrary(path.join(dir, 'backlot.sqlite'), spec);
     const readsInHost = await measureReadsInHost(openInHost(path.join(dir, 'backlot.sqlite')));
     serve = await startServe(dir, spec.chunkMs, spec.serveBin ?? BIN, spec.oneShotEngines === true, spec.engineBurn === true);
     const client = spec.windowClient ?? 'http';
-    const admin = new LoadWindow(serve.base, serve.token, client);
+    admin = new LoadWindow(serve.base, serve.token, client);
     let enginePriorityRefused: string | undefined;
     if (spec.enginePriority !== undefined) {
       // Set before the measured span: low reaches running engines at once, normal those started after
@@ -178,6 +179,7 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
       ...(enginePriorityRefused !== undefined ? { enginePriorityRefused } : {}),
     };
   } finally {
+    admin?.close();
     await serve?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import type { ApiMethod, ApiRequest, ApiResponse, HostEvent, HostEventDetail } from '../../src-shared/api/contract';
 import { createLibraryView } from '../../src-shared/views/library-view';
 import { coalesced } from '../../src-shared/views/coalesce';
-import { hostTiming, windowClient, type PostJson, type WindowClient } from './window-http';
+import { hostTiming, windowClient, type HttpClient, type WindowClient } from './window-http';
 
 export interface CallTiming {
   method: ApiMethod;
@@ -34,10 +34,10 @@ export class LoadWindow {
   private readonly lanes;
   private readonly runs;
   private errors = 0;
-  private readonly post: PostJson;
+  private readonly client: HttpClient;
 
   constructor(private readonly base: string, private readonly token: string, client: WindowClient = 'http') {
-    this.post = windowClient(client);
+    this.client = windowClient(client);
     this.library = createLibraryView({
       call: (m, p) => this.call(m, p),
       onChannels: () => undefined,
@@ -91,7 +91,7 @@ export class LoadWindow {
   /**
    * Follows the host for `durationMs` from now (counting only what happens from now): after
    * `offsetMs`, sends the cheap probe every `everyMs` at most, at least once however late its start
-   * on a slow machine; returns each probe's milliseconds.
+   * on a slow machine; returns each probe's milliseconds and where they went.
    */
   async follow(durationMs: number, offsetMs: number, everyMs: number): Promise<ProbeTiming[]> {
     this.timings.length = 0;
@@ -125,16 +125,16 @@ export class LoadWindow {
   }
 
   private async send<M extends ApiMethod>(method: M, payload: ApiRequest<M>, askTiming = false): Promise<{ body: ApiResponse<M>; serverTiming: string | null }> {
-    const answer = await this.post(`${this.base}api/${method}`, {
+    const answer = await this.client.post(`${this.base}api/${method}`, {
       Authorization: `Bearer ${this.token}`, 'Content-Type': 'application/json', ...(askTiming ? { 'Backlot-Timing': '1' } : {}),
     }, JSON.stringify(payload));
-    const body = JSON.parse(answer.text) as ApiResponse<M>;
     if (answer.status !== 200) throw new Error(`${method} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-    return { body, serverTiming: answer.serverTiming };
+    return { body: JSON.parse(answer.text) as ApiResponse<M>, serverTiming: answer.serverTiming };
   }
 
   close(): void {
     this.socket?.terminate();
+    this.client.close();
   }
 }
 

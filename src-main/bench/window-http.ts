@@ -17,9 +17,17 @@ export interface HostAnswer {
 
 export type PostJson = (url: string, headers: Record<string, string>, body: string) => Promise<HostAnswer>;
 
+export interface HttpClient {
+  post: PostJson;
+  /** Closes the connections it keeps open. */
+  close(): void;
+}
+
 /** One client per window: a window of the app keeps its connections to the host open too. */
-export function windowClient(kind: WindowClient): PostJson {
-  return kind === 'fetch' ? postWithFetch : postWithAgent(new http.Agent({ keepAlive: true, maxSockets: 6 }));
+export function windowClient(kind: WindowClient): HttpClient {
+  if (kind === 'fetch') return { post: postWithFetch, close: () => undefined };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
+  return { post: postWithAgent(agent), close: () => agent.destroy() };
 }
 
 const postWithFetch: PostJson = async (url, headers, body) => {
