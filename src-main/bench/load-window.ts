@@ -6,7 +6,8 @@ import WebSocket from 'ws';
 import type { ApiMethod, ApiRequest, ApiResponse, HostEvent, HostEventDetail } from '../../src-shared/api/contract';
 import { createLibraryView } from '../../src-shared/views/library-view';
 import { coalesced } from '../../src-shared/views/coalesce';
-import { hostTiming, windowClient, type HttpClient, type WindowClient } from './window-http';
+import { windowClient, type HttpClient, type WindowClient } from './window-http';
+import { readServerTiming, TIMING_REQUEST_HEADER } from '../../src-shared/api/server-timing';
 
 export interface CallTiming {
   method: ApiMethod;
@@ -110,9 +111,9 @@ export class LoadWindow {
   /** A request timed apart from the window's reads (the benchmark's probe), its time split by the host's timing. */
   async probe<M extends ApiMethod>(method: M, payload: ApiRequest<M>): Promise<ProbeTiming> {
     const t = performance.now();
-    let timing: ReturnType<typeof hostTiming> = null;
+    let timing: ReturnType<typeof readServerTiming> = null;
     try {
-      timing = hostTiming((await this.send(method, payload, true)).serverTiming);
+      timing = readServerTiming((await this.send(method, payload, true)).serverTiming);
     } catch {
       this.errors++;
     }
@@ -126,7 +127,7 @@ export class LoadWindow {
 
   private async send<M extends ApiMethod>(method: M, payload: ApiRequest<M>, askTiming = false): Promise<{ body: ApiResponse<M>; serverTiming: string | null }> {
     const answer = await this.client.post(`${this.base}api/${method}`, {
-      Authorization: `Bearer ${this.token}`, 'Content-Type': 'application/json', ...(askTiming ? { 'Backlot-Timing': '1' } : {}),
+      Authorization: `Bearer ${this.token}`, 'Content-Type': 'application/json', ...(askTiming ? { [TIMING_REQUEST_HEADER]: '1' } : {}),
     }, JSON.stringify(payload));
     if (answer.status !== 200) throw new Error(`${method} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
     return { body: JSON.parse(answer.text) as ApiResponse<M>, serverTiming: answer.serverTiming };

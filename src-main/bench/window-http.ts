@@ -51,15 +51,3 @@ function postWithAgent(agent: http.Agent): PostJson {
     req.end(body);
   });
 }
-
-/**
- * Reads the host's `Server-Timing: host;dur=MS;desc="ARRIVED"` (ARRIVED: the wall-clock
- * milliseconds at which the host's loop took the request); null when absent or malformed.
- */
-export function hostTiming(header: string | null): { arrivedAt: number; inHostMs: number } | null {
-  const m = header === null ? null : /host;dur=([\d.]+);desc="([\d.]+)"/.exec(header);
-  if (!m) return null;
-  const inHostMs = Number(m[1]);
-  const arrivedAt = Number(m[2]);
-  return Number.isFinite(inHostMs) && Number.isFinite(arrivedAt) ? { arrivedAt, inHostMs } : null;
-}

@@ -99,7 +99,6 @@ interface Job {
   stop: Stop | null;
   timers: NodeJS.Timeout[];
   stall: NodeJS.Timeout | null;
-  /** When the engine's CPU wait was last read, and what it was (cpu-wait.ts): one read a quarter window at most. */
   callbackErrors: string[];
   settling: boolean;
   resolve: (o: EngineOutcome) => void;

@@ -12,7 +12,7 @@ import { startHeadlessServer } from '../../src-main/shells/headless/server';
 import { createHandlers } from '../../src-main/api/handlers';
 import { readHostEventFrame } from '../../src-shared/api/host-events';
 import { createFixtureLibrary, FIXTURE_CHANNEL, type FixtureLibrary } from './library-fixture';
-import { hostTiming } from '../../src-main/bench/window-http';
+import { readServerTiming as hostTiming } from '../../src-shared/api/server-timing';
 
 const TOKEN = 'test-token-0123456789';
 let lib: FixtureLibrary;

@@ -19,6 +19,7 @@ import { contentSecurityPolicy, securityHeaders } from './security-headers';
 import { serveStatic } from './static-files';
 import { MEDIA_PREFIX, serveMedia, type MediaResolver } from './media-files';
 import type { ReadMemo } from './read-memo';
+import { serverTimingValue, TIMING_REQUEST_HEADER } from '../../../src-shared/api/server-timing';
 
 export interface HeadlessServerOptions {
   handlers: ApiHandlers;
@@ -61,7 +62,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * answered with `Server-Timing: host;dur=MS;desc="WALL-CLOCK MS"`, so a client on this machine
  * can tell a wait before the host from a wait in it (docs/window.md "Timing a request").
  */
-const timedRequests = new WeakMap<ServerResponse, { wallMs: number; at: number }>();
+const timedRequests = new WeakMap<ServerResponse, number>();
 
 export async function startHeadlessServer(options: HeadlessServerOptions): Promise<HeadlessServer> {
   const hostname = options.hostname ?? '127.0.0.1';
@@ -85,7 +86,7 @@ export async function startHeadlessServer(options: HeadlessServerOptions): Promi
   let requests = 0;
 
   const server = http.createServer((req, res) => {
-    if (req.headers['backlot-timing'] === '1') timedRequests.set(res, { wallMs: performance.timeOrigin + performance.now(), at: performance.now() });
+    if (req.headers[TIMING_REQUEST_HEADER] === '1') timedRequests.set(res, performance.now());
     // An upload cut off or a reader gone away ends this exchange only.
     req.on('error', clientError);
     res.on('error', clientError);
@@ -311,10 +312,10 @@ function sendJson(res: ServerResponse, status: number, value: unknown, headers: 
 }
 
 function sendBody(res: ServerResponse, status: number, body: string, headers: OutgoingHttpHeaders): void {
-  const timed = timedRequests.get(res);
+  const takenAt = timedRequests.get(res);
   res.writeHead(status, {
     ...headers,
-    ...(timed ? { 'Server-Timing': `host;dur=${(performance.now() - timed.at).toFixed(3)};desc="${timed.wallMs.toFixed(3)}"` } : {}),
+    ...(takenAt !== undefined ? { 'Server-Timing': serverTimingValue(takenAt, performance.now(), performance.timeOrigin) } : {}),
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-store',
