@@ -63,6 +63,8 @@ export class Arbiter {
   private dataVersion = -1;
   /** Units claimed in the running transaction, started by the caller after it commits. */
   private claimed: RunningUnit[] = [];
+  /** Where each open transaction's (and savepoint's) changes begin in the slot table's journal. */
+  private readonly journalMarks: number[] = [];
   private readonly laneBindings = new Map<string, EngineBinding[]>();
   /** Costs engines worked out from an item's real inputs (the transcript's length), by claim key. */
   private readonly knownUnitUsd = new Map<string, number>();
@@ -101,21 +103,26 @@ export class Arbiter {
       gpuYieldGate,
       ...(config.extraGates ?? []),
     ]);
-    host.uow.addHook({ afterRollback: () => this.forgetClaimed(memo) });
+    host.uow.addHook({
+      opened: (nested) => { this.journalMarks.push(this.slots.journalMark(nested)); },
+      afterCommit: (nested) => { this.journalMarks.pop(); this.slots.journalCommitted(nested); },
+      afterRollback: () => this.forgetClaimed(memo),
+    });
     this.q = {
       spent: db.prepare('SELECT COALESCE(SUM(usd), 0) FROM spend_ledger WHERE t >= ?').pluck(),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
   }
 
-  /** A rollback undid this transaction's claims: their slots and runs were never real. */
+  /**
+   * A rollback undid this transaction's claims and run writes: the slot table goes back with them
+   * (the units it claimed leave their slots, the runs it opened, closed or continued are as they
+   * were), including units a fill already handed to its caller before the commit failed.
+   */
   private forgetClaimed(memo: CandidateMemo): void {
     memo.reset(null);
-    for (const u of this.claimed) {
-      this.slots.free(u);
-      if (this.slots.runAt(u.lane, u.slot)?.runId === u.runId) this.slots.setRun(u.lane, u.slot, null);
-    }
-    this.claimed = [];
+    this.slots.journalRolledBack(this.journalMarks.pop() ?? -1, this.host.db.inTransaction);
+    this.claimed = this.claimed.filter((u) => this.slots.unitAt(u.lane, u.slot)?.key === u.key);
   }
 
   /** Units claimed since the last call; the caller starts them once their claims committed. */
@@ -470,7 +477,7 @@ export class Arbiter {
     this.upkeep.claimed(claim.expires_at);
     this.host.work.markClaimed(c.operation, c.itemId, runId);
     if (continues) {
-      open.pending = false;
+      this.slots.setPending(open, false);
     } else {
       if (open) this.recordInRun(() => this.runs.close(open.runId, open.endedAt));
       this.slots.setRun(lane.queueKey, slot, { runId, operation: c.operation, channelId: c.channelId, trigger, pending: false, endedAt: now });

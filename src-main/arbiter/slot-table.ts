@@ -37,9 +37,22 @@ export interface SlotRun {
   endedAt: number;
 }
 
+/** The slot table's journal entries: a slot's unit or run replaced; a run's pending flag and end changed. */
+const SLOT_SET = 0;
+const RUN_PENDING = 1;
+const JOURNAL_STRIDE = 4;
+
 export class SlotTable {
   private readonly units = new Map<string, (RunningUnit | null)[]>();
   private readonly runs = new Map<string, (SlotRun | null)[]>();
+  /**
+   * While a transaction is open, how to undo each change made in it: the table is memory beside
+   * the claims and runs that transaction writes, so a rollback (a full disk at the commit) must
+   * take the table back with them, or a slot keeps a unit whose claim never existed
+   * (docs/architecture.md "Transactions"). Flat, JOURNAL_STRIDE values an entry, so the pick path
+   * allocates nothing for it. Null outside a transaction.
+   */
+  private journal: unknown[] | null = null;
 
   constructor(lanes: readonly LaneConfig[]) {
     for (const lane of lanes) this.addLane(lane.queueKey);
@@ -61,13 +74,51 @@ export class SlotTable {
 
   put(unit: RunningUnit): void {
     this.addLane(unit.lane);
-    this.units.get(unit.lane)![unit.slot] = unit;
+    this.setUnit(this.units.get(unit.lane)!, unit.slot, unit);
   }
 
   /** Frees the unit's slot if it still holds it. */
   free(unit: RunningUnit): void {
     const units = this.units.get(unit.lane);
-    if (units?.[unit.slot]?.key === unit.key) units[unit.slot] = null;
+    if (units?.[unit.slot]?.key === unit.key) this.setUnit(units, unit.slot, null);
+  }
+
+  /**
+   * A transaction opened: changes are journaled from here (the mark a savepoint rolls back to).
+   * A savepoint inside a transaction that is not journaled (the simulator's groups) journals
+   * nothing either: -1.
+   */
+  journalMark(nested: boolean): number {
+    if (!nested) this.journal = [];
+    return this.journal?.length ?? -1;
+  }
+
+  /** The transaction committed: its changes stand. A savepoint's release keeps them journaled for its transaction. */
+  journalCommitted(nested: boolean): void {
+    if (!nested) this.journal = null;
+  }
+
+  /** The transaction (or the savepoint opened at `mark`) rolled back: its changes are undone, latest first. */
+  journalRolledBack(mark: number, nested: boolean): void {
+    const j = this.journal;
+    if (j && mark >= 0) {
+      for (let i = j.length - JOURNAL_STRIDE; i >= mark; i -= JOURNAL_STRIDE) {
+        if (j[i] === SLOT_SET) (j[i + 1] as unknown[])[j[i + 2] as number] = j[i + 3];
+        else Object.assign(j[i + 1] as SlotRun, { pending: j[i + 2] as boolean, endedAt: j[i + 3] as number });
+      }
+      j.length = Math.min(mark, j.length);
+    }
+    if (!nested) this.journal = null;
+  }
+
+  private setUnit(units: (RunningUnit | null)[], slot: number, unit: RunningUnit | null): void {
+    this.journal?.push(SLOT_SET, units, slot, units[slot] ?? null);
+    units[slot] = unit;
+  }
+
+  private setSlotRun(runs: (SlotRun | null)[], slot: number, run: SlotRun | null): void {
+    this.journal?.push(SLOT_SET, runs, slot, runs[slot] ?? null);
+    runs[slot] = run;
   }
 
   running(): RunningUnit[] {
@@ -112,16 +163,20 @@ export class SlotTable {
 
   setRun(lane: string, slot: number, run: SlotRun | null): void {
     this.addLane(lane);
-    this.runs.get(lane)![slot] = run;
+    this.setSlotRun(this.runs.get(lane)!, slot, run);
   }
 
   /** The slot's stretch is waiting for its next unit (or for its close). */
   unitEnded(unit: RunningUnit, now: number): void {
     const open = this.runAt(unit.lane, unit.slot);
-    if (open && open.runId === unit.runId) {
-      open.pending = true;
-      open.endedAt = now;
-    }
+    if (open && open.runId === unit.runId) this.setPending(open, true, now);
+  }
+
+  /** A stretch's unit started (false) or ended (true). */
+  setPending(run: SlotRun, pending: boolean, endedAt: number = run.endedAt): void {
+    this.journal?.push(RUN_PENDING, run, run.pending, run.endedAt);
+    run.pending = pending;
+    run.endedAt = endedAt;
   }
 
   /** Takes the runs of slots whose stretch did not continue, to be closed. */
@@ -131,7 +186,7 @@ export class SlotTable {
       runs.forEach((r, slot) => {
         if (r && r.pending) {
           out.push(r);
-          runs[slot] = null;
+          this.setSlotRun(runs, slot, null);
         }
       });
     }

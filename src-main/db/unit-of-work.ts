@@ -6,8 +6,16 @@
 import type { Db } from './connection';
 
 export interface TransactionHook {
+  /**
+   * A transaction (or, `nested`, a savepoint inside the running one) is about to open through
+   * `run`. The simulator's hand-grouped transactions (`begin`/`commit`) are not announced: a failure
+   * there ends the simulation, so nothing needs undoing in memory.
+   */
+  opened?(nested: boolean): void;
   /** Write what was kept back. Runs inside the transaction, just before it commits or releases. */
   beforeCommit?(): void;
+  /** The transaction `run` opened committed (or, `nested`, the savepoint was released into the running one). */
+  afterCommit?(nested: boolean): void;
   /** The transaction or savepoint rolled back: forget what was kept back and anything derived from it. */
   afterRollback(): void;
 }
@@ -30,18 +38,23 @@ export class UnitOfWork {
    */
   run<T>(fn: () => T, options: { immediate?: boolean } = {}): T {
     this.flush();
+    const nested = this.db.inTransaction;
+    this.opened(nested);
+    let result: T;
     try {
       const tx = this.db.transaction(() => {
-        const result = fn();
+        const r = fn();
         this.flush();
-        return result;
+        return r;
       });
       // IMMEDIATE takes the write lock at BEGIN: a writer that reads first cannot deadlock another.
-      return options.immediate ? tx.immediate() : tx();
+      result = options.immediate ? tx.immediate() : tx();
     } catch (e) {
       this.rolledBack();
       throw e;
     }
+    this.committed(nested);
+    return result;
   }
 
   /** Opens a long transaction (the simulator groups thousands of instants in one). */
@@ -69,6 +82,14 @@ export class UnitOfWork {
   /** Writes what was kept back now (a reader inside the unit wants the counts as they are). */
   flush(): void {
     for (const h of this.hooks) h.beforeCommit?.();
+  }
+
+  private opened(nested: boolean): void {
+    for (const h of this.hooks) h.opened?.(nested);
+  }
+
+  private committed(nested: boolean): void {
+    for (const h of this.hooks) h.afterCommit?.(nested);
   }
 
   private rolledBack(): void {

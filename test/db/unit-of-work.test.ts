@@ -1,6 +1,7 @@
 // The unit of work: what is kept in memory during a transaction (count changes, run totals,
 // remembered best rows) commits with it, is written before a savepoint can roll it away, and is
-// forgotten on rollback; claims a rolled-back fill made are never started.
+// forgotten on rollback; claims a rolled-back fill made are never started, and their slots and
+// runs go back with them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,10 +107,77 @@ describe('the unit of work', () => {
     expect(started.map((u) => u.itemId)).toEqual(['a']);
     // The leaf remembered b once a was claimed; the rollback made a ready again.
     expect(arbiter.leaves.leafCandidate(leaf, 'gpu', 0, 'open')?.itemId).toBe('a');
-    const again: RunningUnit[] = [];
-    const fresh = newArbiter(host, again);
-    host.transaction(() => fresh.fill(0));
-    expect(again.map((u) => u.itemId)).toEqual(['a']);
+    // The same arbiter's slot is free again: a is claimed by its next fill.
+    expect(arbiter.running()).toEqual([]);
+    host.transaction(() => arbiter.fill(0));
+    expect(started.map((u) => u.itemId)).toEqual(['a', 'a']);
+    expect(host.db.prepare('SELECT item_id FROM claims').pluck().all()).toEqual(['a']);
+    host.close();
+  });
+
+  // Seen once under load (disk-full.test.ts "while dispatching"): the disk filled as a fill's
+  // claims were written at its commit. The fill had already handed its units out; the rollback
+  // left them on their slots with no claim, and the lane kept a phantom unit forever.
+  it('gives back the slots and runs of a fill whose commit failed, though the fill had handed its units out', () => {
+    const host = newHost();
+    const started: RunningUnit[] = [];
+    const arbiter = newArbiter(host, started);
+    host.transaction(() => { for (const [id, t] of [['a', 10], ['b', 5], ['c', 1]] as const) addItem(host, id, t); });
+    let failCommit = false;
+    host.uow.addHook({
+      beforeCommit: () => { if (failCommit && host.db.inTransaction) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }); },
+      afterRollback: () => undefined,
+    });
+    const failingCommit = (fn: () => void) => {
+      failCommit = true;
+      try {
+        expect(() => host.transaction(fn)).toThrow('disk is full');
+      } finally {
+        failCommit = false;
+      }
+    };
+    failingCommit(() => { arbiter.fill(0); });
+    expect(started.map((u) => u.itemId)).toEqual(['a']);
+    expect(arbiter.running()).toEqual([]);
+    expect(host.db.prepare('SELECT COUNT(*) FROM runs').pluck().get()).toBe(0);
+    // The next fill claims a again, on the slot the failed one had taken.
+    host.transaction(() => { arbiter.fill(1); });
+    expect(started.map((u) => u.itemId)).toEqual(['a', 'a']);
+    expect(arbiter.running().map((u) => u.itemId)).toEqual(['a']);
+    const runId = started[1].runId;
+    // a ends; the fill that would continue its run with b fails at the commit: the run is still the
+    // slot's, waiting (not forgotten, not left open for ever), and the next fill continues it.
+    host.transaction(() => { arbiter.complete(started[1], { outcome: 'done' }, 5); });
+    failingCommit(() => { arbiter.fill(6); });
+    expect(started.map((u) => u.itemId)).toEqual(['a', 'a', 'b']);
+    expect(arbiter.running()).toEqual([]);
+    host.transaction(() => { arbiter.fill(7); });
+    expect(started.slice(3).map((u) => [u.itemId, u.runId])).toEqual([['b', runId]]);
+    expect(host.db.prepare('SELECT id, outcome, items_done FROM runs').all()).toEqual([{ id: runId, outcome: 'running', items_done: 1 }]);
+    // b ends and nothing is left to pick: the fill that would close the run fails at the commit;
+    // the next one closes it.
+    host.transaction(() => { arbiter.complete(started[3], { outcome: 'done' }, 8); });
+    host.transaction(() => { host.work.recordDeferral('transcribe', 'c', { attempts: 0, kind: 'excluded', until: null, code: 'TEST' }, 8); });
+    failingCommit(() => { arbiter.fill(9); });
+    expect(host.db.prepare('SELECT outcome FROM runs WHERE id = ?').pluck().get(runId)).toBe('running');
+    host.transaction(() => { arbiter.fill(10); });
+    expect(host.db.prepare('SELECT outcome, items_done FROM runs WHERE id = ?').get(runId)).toEqual({ outcome: 'succeeded', items_done: 2 });
+    expect(host.db.prepare('SELECT COUNT(*) FROM claims').pluck().get()).toBe(0);
+    host.close();
+  });
+
+  it('undoes only a rolled-back savepoint\'s slot changes: the transaction around it keeps its own', () => {
+    const host = newHost();
+    const started: RunningUnit[] = [];
+    const arbiter = newArbiter(host, started);
+    host.transaction(() => {
+      addItem(host, 'a', 10);
+      arbiter.fill(0);
+      expect(() => host.transaction(() => { arbiter.complete(started[0], { outcome: 'done' }, 1); throw new Error('inner'); })).toThrow('inner');
+      expect(arbiter.running().map((u) => u.itemId)).toEqual(['a']);
+    });
+    expect(arbiter.running().map((u) => u.itemId)).toEqual(['a']);
+    expect(host.db.prepare('SELECT item_id FROM claims').pluck().all()).toEqual(['a']);
     host.close();
   });
 

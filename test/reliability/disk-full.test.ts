@@ -70,8 +70,11 @@ async function runToEnd(s: Served, data?: string): Promise<Snapshot> {
     const db = data ? openDb(data) : null;
     const rows = db?.prepare("SELECT operation, item_id, state, ready, claimed, attempts, deferral_kind, deferral_until, deferral_code FROM work WHERE state <> 'done'").all();
     const claims = db?.prepare('SELECT * FROM claims').all();
+    // The runs of the operations still undone, last first: what the host kept doing (or not) while the test waited.
+    const runs = db?.prepare("SELECT r.id, r.operation, r.started_at, r.ended_at, r.outcome, r.reason_code, r.items_done FROM runs r WHERE r.operation IN (SELECT operation FROM work WHERE state <> 'done') ORDER BY r.id DESC LIMIT 12").all();
+    const runCount = db?.prepare("SELECT operation, outcome, reason_code, COUNT(*) AS n FROM runs GROUP BY operation, outcome, reason_code").all();
     db?.close();
-    throw new Error(`${(e as Error).message}\nsnapshot: ${JSON.stringify(last)}\nlanes: ${JSON.stringify(await lanes(s).catch(() => null))}\nwork: ${JSON.stringify(rows)}\nclaims: ${JSON.stringify(claims)}\nstderr: ${s.stderr()}`);
+    throw new Error(`${(e as Error).message}\nsnapshot: ${JSON.stringify(last)}\nlanes: ${JSON.stringify(await lanes(s).catch(() => null))}\nwork: ${JSON.stringify(rows)}\nclaims: ${JSON.stringify(claims)}\nruns: ${JSON.stringify(runs)}\nrun counts: ${JSON.stringify(runCount)}\nstderr: ${s.stderr()}`);
   }
 }
 
