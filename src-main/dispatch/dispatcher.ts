@@ -432,15 +432,18 @@ export class Dispatcher {
 
   private tick(): void {
     const now = this.host.now();
+    let nextRollupBoundary: number | null = null;
     try {
       // pick → claim in one transaction, then each claimed unit starts (units/unit-pipeline.ts).
       this.pipeline.fill(now, () => {
         if (now >= this.rollupBoundary) {
           this.host.work.recomputeRollups(now);
-          this.rollupBoundary = calendarPeriod(now, this.host.work.rollupPeriod()).end;
+          nextRollupBoundary = calendarPeriod(now, this.host.work.rollupPeriod()).end;
         }
         this.arbiter.advance(now);
       });
+      // Only once the roll-ups derived again have committed: a fill that rolled back does it again.
+      if (nextRollupBoundary !== null) this.rollupBoundary = nextRollupBoundary;
     } catch (e) {
       // The fill rolled back with its claims; a full disk holds everything until space returns.
       if (storageErrorCode(e) === 'DISK_FULL') this.enterDiskFull();
