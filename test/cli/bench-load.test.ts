@@ -34,10 +34,12 @@ describe('bench load', () => {
       expect(figures).toMatchObject({ items: 300, channels: 4, windows: 3, failures: 0, windowClient: client });
       expect(figures.windowThreads === true).toBe(flags.includes('--window-threads' as never));
       // The slowest probes' time is split by the host's own timing: the host answered them, and the
-      // three parts are a split of their own time, never more than the slowest probe took.
+      // three parts are a split of their own time, never more than the slowest probe took. Each
+      // part and the slowest probe are printed rounded to 0.01 ms: the printed sum may pass the
+      // printed maximum by up to 0.02 ms (seen once: 14.530000000000001 against 14.53).
       expect(figures.cheapTail.probes).toBeGreaterThanOrEqual(1);
       expect(figures.cheapTail.inHostMs).toBeGreaterThanOrEqual(0);
-      expect(figures.cheapTail.toHostMs + figures.cheapTail.inHostMs + figures.cheapTail.backMs).toBeLessThanOrEqual(figures.cheap.maxMs + 0.01);
+      expect(figures.cheapTail.toHostMs + figures.cheapTail.inHostMs + figures.cheapTail.backMs).toBeLessThanOrEqual(figures.cheap.maxMs + 0.025);
       // Every window sends at least one probe, however slow the machine.
       expect(figures.cheap.calls).toBeGreaterThanOrEqual(3);
       expect(figures.cheap.maxMs).toBeGreaterThan(0);
