@@ -63,8 +63,6 @@ export class Arbiter {
   private dataVersion = -1;
   /** Units claimed in the running transaction, started by the caller after it commits. */
   private claimed: RunningUnit[] = [];
-  /** Where each open transaction's (and savepoint's) changes begin in the slot table's journal. */
-  private readonly journalMarks: number[] = [];
   private readonly laneBindings = new Map<string, EngineBinding[]>();
   /** Costs engines worked out from an item's real inputs (the transcript's length), by claim key. */
   private readonly knownUnitUsd = new Map<string, number>();
@@ -104,8 +102,8 @@ export class Arbiter {
       ...(config.extraGates ?? []),
     ]);
     host.uow.addHook({
-      opened: (nested) => { this.journalMarks.push(this.slots.journalMark(nested)); },
-      afterCommit: (nested) => { this.journalMarks.pop(); this.slots.journalCommitted(nested); },
+      opened: (nested) => this.slots.journalOpened(nested),
+      afterCommit: (nested) => this.slots.journalCommitted(nested),
       afterRollback: () => this.forgetClaimed(memo),
     });
     this.q = {
@@ -121,7 +119,7 @@ export class Arbiter {
    */
   private forgetClaimed(memo: CandidateMemo): void {
     memo.reset(null);
-    this.slots.journalRolledBack(this.journalMarks.pop() ?? -1, this.host.db.inTransaction);
+    this.slots.journalRolledBack(this.host.db.inTransaction);
     this.claimed = this.claimed.filter((u) => this.slots.unitAt(u.lane, u.slot)?.key === u.key);
   }
 

@@ -53,6 +53,8 @@ export class SlotTable {
    * allocates nothing for it. Null outside a transaction.
    */
   private journal: unknown[] | null = null;
+  /** Where each open transaction's (and savepoint's) changes begin in the journal; -1 where nothing is journaled. */
+  private readonly journalMarks: number[] = [];
 
   constructor(lanes: readonly LaneConfig[]) {
     for (const lane of lanes) this.addLane(lane.queueKey);
@@ -84,22 +86,23 @@ export class SlotTable {
   }
 
   /**
-   * A transaction opened: changes are journaled from here (the mark a savepoint rolls back to).
-   * A savepoint inside a transaction that is not journaled (the simulator's groups) journals
-   * nothing either: -1.
+   * A transaction (or, `nested`, a savepoint) opened: changes are journaled from here. A savepoint
+   * inside a transaction that is not journaled (the simulator's groups) journals nothing either.
    */
-  journalMark(nested: boolean): number {
+  journalOpened(nested: boolean): void {
     if (!nested) this.journal = [];
-    return this.journal?.length ?? -1;
+    this.journalMarks.push(this.journal?.length ?? -1);
   }
 
   /** The transaction committed: its changes stand. A savepoint's release keeps them journaled for its transaction. */
   journalCommitted(nested: boolean): void {
+    this.journalMarks.pop();
     if (!nested) this.journal = null;
   }
 
-  /** The transaction (or the savepoint opened at `mark`) rolled back: its changes are undone, latest first. */
-  journalRolledBack(mark: number, nested: boolean): void {
+  /** The transaction (or the savepoint opened last) rolled back: its changes are undone, latest first. */
+  journalRolledBack(nested: boolean): void {
+    const mark = this.journalMarks.pop() ?? -1;
     const j = this.journal;
     if (j && mark >= 0) {
       for (let i = j.length - JOURNAL_STRIDE; i >= mark; i -= JOURNAL_STRIDE) {
