@@ -27,10 +27,23 @@ interface ManualJob {
 }
 
 export class ManualRuns {
-  private readonly jobs: ManualJob[] = [];
+  private jobs: ManualJob[] = [];
+  /** The jobs as each open transaction or savepoint found them (at most two each): a rollback puts them back. */
+  private readonly atOpen: ManualJob[][] = [];
 
   constructor(private readonly host: Host, private readonly arbiter: Arbiter) {
     arbiter.beforeFill.push((now) => this.continueStretches(now));
+    // A request whose commit fails was answered with that failure: its job goes with its slot and
+    // claim, or it would refuse the next request and start the channel's work at a later fill
+    // (docs/reliability.md "Disk full").
+    host.uow.addHook({
+      opened: () => { this.atOpen.push([...this.jobs]); },
+      afterCommit: () => { this.atOpen.pop(); },
+      afterRollback: () => {
+        const before = this.atOpen.pop();
+        if (before) this.jobs = before;
+      },
+    });
   }
 
   active(): readonly ManualJob[] {

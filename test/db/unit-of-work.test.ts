@@ -10,6 +10,7 @@ import { Host } from '../../src-main/host/host';
 import { VirtualClock } from '../../src-main/system/clock';
 import { Arbiter, type RunningUnit } from '../../src-main/arbiter/arbiter';
 import { DEFAULT_LANES, defaultBindings } from '../../src-main/arbiter/lanes';
+import { ManualRuns } from '../../src-main/arbiter/manual-runs';
 import { utcWallTime } from '../../src-main/gates/quiet-hours';
 import { snapshot } from '../../src-main/work/snapshot';
 import { retryWork } from '../../src-main/work/retry';
@@ -163,6 +164,54 @@ describe('the unit of work', () => {
     host.transaction(() => { arbiter.fill(10); });
     expect(host.db.prepare('SELECT outcome, items_done FROM runs WHERE id = ?').get(runId)).toEqual({ outcome: 'succeeded', items_done: 2 });
     expect(host.db.prepare('SELECT COUNT(*) FROM claims').pluck().get()).toBe(0);
+    host.close();
+  });
+
+  // A run-now or do-next whose commit fails was answered with that failure (DISK_FULL): it must
+  // leave nothing behind, neither its ad-hoc slot nor its job, which would refuse the next request
+  // (ALREADY_RUNNING) and start the channel's work at a later fill that nobody asked for any more.
+  it('forgets a requested run whose commit failed: the request can be made again and nothing starts by itself', () => {
+    const host = newHost();
+    const started: RunningUnit[] = [];
+    const arbiter = newArbiter(host, started);
+    host.transaction(() => arbiter.setTree({ id: 'root', children: [{ id: 'elsewhere', match: { channel: ['zz'] } }] }, 0));
+    const manual = new ManualRuns(host, arbiter);
+    host.transaction(() => { for (const [id, t] of [['a', 10], ['b', 5]] as const) addItem(host, id, t); });
+    let failCommit = false;
+    host.uow.addHook({
+      beforeCommit: () => { if (failCommit && host.db.inTransaction) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }); },
+      afterRollback: () => undefined,
+    });
+    const failingCommit = (fn: () => void) => {
+      failCommit = true;
+      try {
+        expect(() => host.transaction(fn)).toThrow('disk is full');
+      } finally {
+        failCommit = false;
+      }
+    };
+    failingCommit(() => { manual.runNow('transcribe', 'c1', 'test', 0); arbiter.takeClaimed(); });
+    failingCommit(() => { manual.doNext('transcribe', 'b', 'test', 0); arbiter.takeClaimed(); });
+    expect(manual.active()).toEqual([]);
+    expect(arbiter.running()).toEqual([]);
+    // A fill after the failures starts nothing: the tree has no leaf and no request stands.
+    host.transaction(() => { arbiter.fill(1); });
+    expect(started).toEqual([]);
+    expect(host.db.prepare('SELECT COUNT(*) FROM claims').pluck().get()).toBe(0);
+    // Asked again, the run-now is taken, not refused as already running.
+    const unit = host.transaction(() => manual.runNow('transcribe', 'c1', 'test', 2));
+    expect(unit.itemId).toBe('a');
+    expect(manual.active().map((j) => [j.operation, j.channelId])).toEqual([['transcribe', 'c1']]);
+    // A savepoint rolled back inside a committing transaction undoes only its own request.
+    host.transaction(() => {
+      host.library.addChannel({ id: 'c2', kind: 'platform', platform: 'youtube', title: 'C2', source: 'sim:c2' }, 3);
+      host.library.addItem({ id: 'x', channel_id: 'c2', external_id: 'x', title: 'x', published_at: 3, duration_s: 60, fingerprint: 'x', media_state: 'local' }, 3, ['download']);
+    });
+    host.transaction(() => {
+      expect(() => host.transaction(() => { manual.doNext('transcribe', 'x', 'test', 3); throw new Error('inner'); })).toThrow('inner');
+      expect(manual.active()).toHaveLength(1);
+    });
+    expect(manual.active()).toHaveLength(1);
     host.close();
   });
 
