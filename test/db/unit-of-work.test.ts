@@ -51,6 +51,23 @@ function newArbiter(host: Host, started: RunningUnit[]): Arbiter {
   return arbiter;
 }
 
+/** Runs fn in a transaction whose commit fails as a full disk fails it (SQLITE_FULL from a before-commit write). */
+function commitFailer(host: Host): (fn: () => void) => void {
+  let failCommit = false;
+  host.uow.addHook({
+    beforeCommit: () => { if (failCommit && host.db.inTransaction) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }); },
+    afterRollback: () => undefined,
+  });
+  return (fn) => {
+    failCommit = true;
+    try {
+      expect(() => host.transaction(fn)).toThrow('disk is full');
+    } finally {
+      failCommit = false;
+    }
+  };
+}
+
 describe('the unit of work', () => {
   it('commits the count changes made in a transaction with it, and a reader inside it sees them', () => {
     const host = newHost();
@@ -124,19 +141,7 @@ describe('the unit of work', () => {
     const started: RunningUnit[] = [];
     const arbiter = newArbiter(host, started);
     host.transaction(() => { for (const [id, t] of [['a', 10], ['b', 5], ['c', 1]] as const) addItem(host, id, t); });
-    let failCommit = false;
-    host.uow.addHook({
-      beforeCommit: () => { if (failCommit && host.db.inTransaction) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }); },
-      afterRollback: () => undefined,
-    });
-    const failingCommit = (fn: () => void) => {
-      failCommit = true;
-      try {
-        expect(() => host.transaction(fn)).toThrow('disk is full');
-      } finally {
-        failCommit = false;
-      }
-    };
+    const failingCommit = commitFailer(host);
     failingCommit(() => { arbiter.fill(0); });
     expect(started.map((u) => u.itemId)).toEqual(['a']);
     expect(arbiter.running()).toEqual([]);
@@ -177,19 +182,7 @@ describe('the unit of work', () => {
     host.transaction(() => arbiter.setTree({ id: 'root', children: [{ id: 'elsewhere', match: { channel: ['zz'] } }] }, 0));
     const manual = new ManualRuns(host, arbiter);
     host.transaction(() => { for (const [id, t] of [['a', 10], ['b', 5]] as const) addItem(host, id, t); });
-    let failCommit = false;
-    host.uow.addHook({
-      beforeCommit: () => { if (failCommit && host.db.inTransaction) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }); },
-      afterRollback: () => undefined,
-    });
-    const failingCommit = (fn: () => void) => {
-      failCommit = true;
-      try {
-        expect(() => host.transaction(fn)).toThrow('disk is full');
-      } finally {
-        failCommit = false;
-      }
-    };
+    const failingCommit = commitFailer(host);
     failingCommit(() => { manual.runNow('transcribe', 'c1', 'test', 0); arbiter.takeClaimed(); });
     failingCommit(() => { manual.doNext('transcribe', 'b', 'test', 0); arbiter.takeClaimed(); });
     expect(manual.active()).toEqual([]);
