@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
-  ApiError, addFolder, backlot, killAll, makeMediaFolder, openDb, removeTempDirs, serve, tempDir, until,
+  addFolder, backlot, killAll, makeMediaFolder, openDb, outcomeOf, removeTempDirs, serve, tempDir, until,
 } from './fixtures/host';
 import { Host } from '../../src-main/host/host';
 import { Arbiter, type ArbiterConfig } from '../../src-main/arbiter/arbiter';
@@ -133,15 +133,7 @@ describe('run now and do next through the API', () => {
     // The tree's own cpu slots are held (0 slots is a hold), so only requested runs use the lane.
     expect(backlot(['settings', 'set', 'lanes.cpu.slots', '0', '--data', data]).code).toBe(0);
     const served = await serve(data, { chunkMs: 250 });
-    const refusal = async (p: Promise<unknown>) => {
-      try {
-        await p;
-      } catch (e) {
-        if (e instanceof ApiError) return e.code;
-        throw e;
-      }
-      return 'STARTED';
-    };
+    const refusal = outcomeOf;
 
     // Two identical "run now" at once: exactly one wins.
     const race = await Promise.all([

@@ -4,7 +4,7 @@
 // must leave their slots with it. Before session 13 they stayed, with no claim behind them: every
 // lane kept phantom units and, once writes were accepted again, nothing ever ran.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ApiError, addFolder, allDone, backlot, killAll, makeMediaFolder, openDb, removeTempDirs, serve, tempDir, until, type Snapshot } from './fixtures/host';
+import { addFolder, allDone, backlot, killAll, makeMediaFolder, openDb, outcomeOf, removeTempDirs, serve, tempDir, until, type Snapshot } from './fixtures/host';
 
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
@@ -14,17 +14,6 @@ interface RunJson { channel: string; trigger: string; outcome: string; itemsDone
 
 const REFUSE_CLAIMS = `CREATE TRIGGER test_refuse_claims BEFORE INSERT ON claims
                        BEGIN SELECT RAISE(ABORT, 'test: claims refused'); END`;
-
-/** The code a call was refused with, or STARTED. */
-async function outcomeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ApiError) return e.code;
-    throw e;
-  }
-  return 'STARTED';
-}
 
 describe('a fill whose commit is refused', () => {
   it('gives its slots back: once claims are accepted again every unit runs, and the lanes end with none running', { timeout: 300_000 }, async () => {
