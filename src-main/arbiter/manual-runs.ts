@@ -27,9 +27,10 @@ interface ManualJob {
 }
 
 export class ManualRuns {
-  private jobs: ManualJob[] = [];
-  /** The jobs as each open transaction or savepoint found them (at most two each): a rollback puts them back. */
-  private readonly atOpen: ManualJob[][] = [];
+  /** Replaced, never changed in place, so a transaction keeps the list it found without copying it. */
+  private jobs: readonly ManualJob[] = [];
+  /** The list as each open transaction or savepoint found it: a rollback puts it back. */
+  private readonly atOpen: (readonly ManualJob[])[] = [];
 
   constructor(private readonly host: Host, private readonly arbiter: Arbiter) {
     arbiter.beforeFill.push((now) => this.continueStretches(now));
@@ -37,7 +38,7 @@ export class ManualRuns {
     // claim, or it would refuse the next request and start the channel's work at a later fill
     // (docs/reliability.md "Disk full").
     host.uow.addHook({
-      opened: () => { this.atOpen.push([...this.jobs]); },
+      opened: () => { this.atOpen.push(this.jobs); },
       afterCommit: () => { this.atOpen.pop(); },
       afterRollback: () => {
         const before = this.atOpen.pop();
@@ -83,7 +84,7 @@ export class ManualRuns {
     while (this.jobs.some((j) => j.lane.queueKey === lane.queueKey && j.slot === slot) || !this.arbiter.slotFree(lane.queueKey, slot)) slot++;
     const unit = this.arbiter.start(lane, slot, c, null, trigger, actor, now);
     if (!unit) throw new BacklotError('ALREADY_RUNNING', `${c.operation} of "${c.itemId}" was just started by someone else.`, { item: c.itemId, operation: c.operation });
-    this.jobs.push({ lane, slot, operation: c.operation, channelId: c.channelId, trigger, actor, stretch });
+    this.jobs = [...this.jobs, { lane, slot, operation: c.operation, channelId: c.channelId, trigger, actor, stretch }];
     return unit;
   }
 
@@ -103,14 +104,14 @@ export class ManualRuns {
 
   /** On each fill: a finished stretch unit is followed by the channel's next item on the same slot. */
   private continueStretches(now: number): void {
-    for (const job of [...this.jobs]) {
+    for (const job of this.jobs) {
       if (!this.arbiter.slotFree(job.lane.queueKey, job.slot)) continue;
       // The same holds as at the start (laneFor): the lane's own slot count does not bind ad-hoc slots.
       const hold = this.arbiter.laneHold(job.lane, now);
       const held = hold !== null && hold.code !== 'LANE_NO_SLOTS';
       const next = job.stretch && !held ? this.arbiter.channelCandidate(job.operation, job.channelId) : undefined;
       const unit = next ? this.arbiter.start(job.lane, job.slot, next, null, job.trigger, job.actor, now) : null;
-      if (!unit) this.jobs.splice(this.jobs.indexOf(job), 1);
+      if (!unit) this.jobs = this.jobs.filter((j) => j !== job);
     }
   }
 }
