@@ -133,25 +133,24 @@ describe('run now and do next through the API', () => {
     // The tree's own cpu slots are held (0 slots is a hold), so only requested runs use the lane.
     expect(backlot(['settings', 'set', 'lanes.cpu.slots', '0', '--data', data]).code).toBe(0);
     const served = await serve(data, { chunkMs: 250 });
-    const refusal = outcomeOf;
 
     // Two identical "run now" at once: exactly one wins.
     const race = await Promise.all([
-      refusal(served.call('runs.runNow', { operation: 'transcribe', channel: a })),
-      refusal(served.call('runs.runNow', { operation: 'transcribe', channel: a })),
+      outcomeOf(served.call('runs.runNow', { operation: 'transcribe', channel: a })),
+      outcomeOf(served.call('runs.runNow', { operation: 'transcribe', channel: a })),
     ]);
     expect(race.sort()).toEqual(['ALREADY_RUNNING', 'STARTED']);
     // Another operation on the same channel.
-    expect(await refusal(served.call('runs.runNow', { operation: 'diarize', channel: a }))).toBe('PER_CHANNEL_LIMIT');
-    expect(await refusal(served.call('runs.doNext', { operation: 'diarize', item: itemsOf(data, a)[0] }))).toBe('PER_CHANNEL_LIMIT');
+    expect(await outcomeOf(served.call('runs.runNow', { operation: 'diarize', channel: a }))).toBe('PER_CHANNEL_LIMIT');
+    expect(await outcomeOf(served.call('runs.doNext', { operation: 'diarize', item: itemsOf(data, a)[0] }))).toBe('PER_CHANNEL_LIMIT');
     // A second channel: do next starts; asked again, it is already running.
     const [itemB] = itemsOf(data, b);
     const next = await served.call<{ run: number; item: string; lane: string }>('runs.doNext', { operation: 'transcribe', item: itemB });
     expect(next).toMatchObject({ item: itemB, lane: 'cpu' });
-    expect(await refusal(served.call('runs.doNext', { operation: 'transcribe', item: itemB }))).toBe('ALREADY_RUNNING');
+    expect(await outcomeOf(served.call('runs.doNext', { operation: 'transcribe', item: itemB }))).toBe('ALREADY_RUNNING');
     // A third concurrent request: two are already going.
-    expect(await refusal(served.call('runs.runNow', { operation: 'transcribe', channel: c }))).toBe('AD_HOC_LIMIT');
-    expect(await refusal(served.call('runs.doNext', { operation: 'diarize', item: itemsOf(data, c)[0] }))).toBe('AD_HOC_LIMIT');
+    expect(await outcomeOf(served.call('runs.runNow', { operation: 'transcribe', channel: c }))).toBe('AD_HOC_LIMIT');
+    expect(await outcomeOf(served.call('runs.doNext', { operation: 'diarize', item: itemsOf(data, c)[0] }))).toBe('AD_HOC_LIMIT');
 
     interface RunJson { id: number; channel: string; operation: string; trigger: string; outcome: string; itemsDone: number }
     const runs = await until('the requested runs to end', async () => {
@@ -163,7 +162,7 @@ describe('run now and do next through the API', () => {
     expect(runs.filter((r) => r.channel === b)).toEqual([expect.objectContaining({ id: next.run, trigger: 'ad-hoc', outcome: 'succeeded', itemsDone: 1 })]);
     expect(runs.filter((r) => r.channel === c)).toEqual([]);
     // With both finished, the slots are free again.
-    expect(await refusal(served.call('runs.runNow', { operation: 'transcribe', channel: c }))).toBe('STARTED');
+    expect(await outcomeOf(served.call('runs.runNow', { operation: 'transcribe', channel: c }))).toBe('STARTED');
     expect(await served.stop()).toBe(0);
   });
 });
