@@ -95,6 +95,7 @@ export function createWindowHandlers(
             ratio: Math.min(1, Math.max(0, p.ratio)), etaS: p.etaS,
             message: p.message?.text ?? null, key: p.message?.key ?? null, params: p.message?.key ? (p.message.params ?? {}) : null,
           } : null,
+          waitingForCpu: p?.waitingForCpu ?? false,
         };
       };
       const lanes = laneStatuses(a, now).map((status) => ({

@@ -65,6 +65,8 @@ const OTHER_WRITERS_CHECK_MS = 5_000;
 const OTHER_SETTINGS_CHECK_MS = 1_000;
 /** While the disk is full, how often its free space is read again. */
 const DISK_FULL_RECHECK_MS = 2_000;
+/** How often running engines' CPU wait is read for the lane page's "waiting for CPU" (unit-progress.ts): a directory and a file per engine thread. */
+const CPU_WAIT_SAMPLE_MS = 2_000;
 /** What a download is expected to write per second of media (2 Mbit/s), reserved against the disk gate. */
 const DOWNLOAD_BYTES_PER_MEDIA_SECOND = 250_000;
 
@@ -222,6 +224,9 @@ export class Dispatcher {
     // Only another process's commit (a CLI pause, tree or scan) is looked for here; everything this
     // process changes wakes the arbiter directly.
     this.intervals.push(setInterval(() => { if (this.arbiter.noticeOtherWriters()) this.wake(); }, OTHER_WRITERS_CHECK_MS));
+    this.intervals.push(setInterval(() => {
+      if (this.progress.enginesFollowed > 0 && this.progress.sampleCpu(performance.now())) this.host.emit('progress-changed');
+    }, CPU_WAIT_SAMPLE_MS));
     for (const i of this.intervals) i.unref();
     this.prune();
     this.startedAt = this.host.now();

@@ -36,6 +36,7 @@ export interface RunEngineOptions {
   /** A progress line; its message keyed when the engine sent a key (src-shared/runs/progress-keys.ts). */
   onProgress?: (progress: EngineProgress) => void;
   onLog?: (entry: EngineLogEntry) => void;
+  /** The engine's pid once known: at its start, or at once for a long-lived process already running (the lane page's CPU-wait reading). */
   onSpawn?: (pid: number) => void;
 }
 
@@ -163,7 +164,11 @@ export class EngineProcess {
       this.job = job;
       // The first job goes out once the process has started ('spawn'); a failed start ends it ('error').
       if (!this.child) this.start();
-      else this.sendJob(job);
+      else {
+        const pid = this.child.pid;
+        if (pid !== undefined) this.callback(job, () => options.onSpawn?.(pid));
+        this.sendJob(job);
+      }
       job.timers.push(setTimeout(() => this.terminate(job, { code: 'ENGINE_TIMEOUT', params: { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS } }),
         options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
       this.armStall(job);

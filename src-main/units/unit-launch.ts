@@ -20,6 +20,8 @@ export interface UnitFollower {
   progress(p: EngineProgress): void;
   /** A run log line: plain text, or keyed (src-shared/runs/log-keys.ts). */
   log(level: 'debug' | 'info' | 'warn' | 'error', line: string | LogMessage): void;
+  /** The engine's process, once known: its CPU wait is read for the lane page (unit-progress.ts). */
+  engineStarted(pid: number): void;
 }
 
 /**
@@ -46,6 +48,7 @@ export function followUnit(ctx: UnitContext, unit: RunningUnit): UnitFollower {
       const m = asLogMessage(line);
       ctx.arbiter.runs.log(unit.runId, ctx.host.now(), level, m.text, m.key ? { key: m.key, params: m.params } : undefined);
     },
+    engineStarted: (pid) => ctx.progress.engineStarted(unit, pid),
   };
 }
 
@@ -57,6 +60,7 @@ export async function launchLocal(engine: RegisteredEngine, job: JobContext, fol
     stallTimeoutMs,
     onProgress: (p) => follow.progress(p),
     onLog: (entry) => follow.log(entry.level, entry),
+    onSpawn: (pid) => follow.engineStarted(pid),
   };
   const request = { jobId: job.jobId, operation: job.operation, outputDir: job.outputDir };
   switch (launch.kind) {

@@ -50,6 +50,8 @@ export const runningUnit = z.object({
   trigger: z.string(),
   startedAt: z.number(),
   progress: progress.nullable(),
+  /** Its engine waits for a CPU rather than working (a busier program has the cores; docs/architecture.md "Engines at low priority"). */
+  waitingForCpu: z.boolean(),
 });
 export type RunningUnitDto = z.infer<typeof runningUnit>;
 

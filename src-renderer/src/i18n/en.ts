@@ -231,6 +231,7 @@ export const en = {
     noWorkers: 'No worker of this pool is live.',
     worker: '{host} (version {version}): {free} of {slots} slots free, last heard from {when}',
     workerEngines: 'engines: {engines}',
+    waitingForCpu: 'Waiting for CPU: other programs are using the cores; the work goes on when they yield (setting engines.priority).',
     progressOf: 'Progress of {title}',
     eta: '{left} left',
     started: 'started {when}',

@@ -230,6 +230,7 @@ export const hu: Messages = {
     noWorkers: 'Ennek a gépcsoportnak nincs élő munkagépe.',
     worker: '{host} ({version}. verzió): {slots} helyből {free} szabad, utoljára jelentkezett: {when}',
     workerEngines: 'motorok: {engines}',
+    waitingForCpu: 'Processzorra vár: más programok használják a magokat; a munka folytatódik, amint átengedik (engines.priority beállítás).',
     progressOf: '{title} haladása',
     eta: 'még {left}',
     started: 'indult: {when}',
