@@ -18,6 +18,8 @@ export default defineConfig({
     // The command and the engines run from the build: rebuilt first when a source is newer.
     globalSetup: ['test/global-setup.ts'],
     // Every remembered "best ready row" is checked against the index on every use (candidate-memo.ts).
-    env: { BACKLOT_VERIFY_CANDIDATES: '1' },
+    // Engines run at the host's priority, not the default low: beside the suite's own busy processes
+    // an engine at nice 19 would crawl (engine-priority.ts; the priority's own tests unset it).
+    env: { BACKLOT_VERIFY_CANDIDATES: '1', BACKLOT_TEST_ENGINE_PRIORITY: 'normal' },
   },
 });

@@ -2,12 +2,12 @@
 // transcription that fills every core must not make a window or the host's requests wait for it.
 import fs from 'node:fs';
 import os from 'node:os';
-import type { EnginePriority } from '../../src-shared/settings/settings-schema';
+import { SETTINGS, type EnginePriority } from '../../src-shared/settings/settings-schema';
 
 /** A low-priority engine's nice value, the lowest: the host, the windows and the user's other programs (0) run first. */
 export const LOW_PRIORITY_NICE = 19;
 
-let wanted: EnginePriority = 'normal';
+let wanted: EnginePriority = SETTINGS['engines.priority'].default;
 const live = new Set<number>();
 let refusal: string | null = null;
 let refusalSaid = false;
@@ -42,8 +42,18 @@ export function enginePriorityRefusal(): string | null {
   return refusal;
 }
 
+/**
+ * The test suite's engines run at the host's priority whatever the setting says (vitest.config.ts
+ * sets BACKLOT_TEST_ENGINE_PRIORITY=normal): the suite's own processes keep every core busy, and
+ * beside them an engine at nice 19 would crawl. The tests of the priority itself unset it.
+ */
+function pinnedByTests(): EnginePriority | null {
+  const pinned = process.env.BACKLOT_TEST_ENGINE_PRIORITY;
+  return pinned === 'low' || pinned === 'normal' ? pinned : null;
+}
+
 function apply(pid: number): void {
-  const nice = wanted === 'low' ? LOW_PRIORITY_NICE : 0;
+  const nice = (pinnedByTests() ?? wanted) === 'low' ? LOW_PRIORITY_NICE : 0;
   try {
     os.setPriority(pid, nice);
   } catch (e) {

@@ -319,8 +319,8 @@ export const SETTINGS = {
   }),
   'engines.priority': spec({
     schema: z.enum(ENGINE_PRIORITIES, { error: `must be one of ${ENGINE_PRIORITIES.join(', ')}` }),
-    default: 'normal' as EnginePriority, applies: 'live', input: 'enum',
-    description: 'CPU priority of engine processes: low keeps the window and the host quick while engines fill every core; normal lets them compete with the rest of the machine (switched back to normal, running engines stay low until they end).',
+    default: 'low' as EnginePriority, applies: 'live', input: 'enum',
+    description: 'CPU priority of engine processes: low (the default) keeps the window and the host quick while engines fill every core, and lets any busier program go first (the lane page then says "waiting for CPU"); normal lets them compete with the rest of the machine as equals (switched back to normal, running engines stay low until they end).',
   }),
   // Speakers (docs/speakers.md): the thresholds measured on the pocketsphinx-testdata voices.
   'speakers.diarizeThreshold': spec({

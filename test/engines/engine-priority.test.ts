@@ -1,24 +1,31 @@
 // Engines at low CPU priority (engines/engine-priority.ts, docs/architecture.md "Engines at low
 // priority"), with real engine processes: the process and its session run at nice 19 with
-// `engines.priority` low, at the host's priority with normal (the default), a running engine is lowered at once, the
-// setting reaches the spawner through a dispatching host, and a refused value is a clear error.
+// `engines.priority` low (the default), at the host's priority with normal, a running engine is lowered at once, the
+// setting reaches the spawner through a dispatching host, a refused value is a clear error, and the
+// test suite's pin (BACKLOT_TEST_ENGINE_PRIORITY, unset here) keeps engines at the host's priority.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runEngine, type EngineOutcome, type RunEngineOptions } from '../../src-main/engines/runner';
 import { testEngineCommand } from '../../src-main/engines/test-engine';
 import { enginePriority, enginePriorityRefusal, LOW_PRIORITY_NICE, setEnginePriority } from '../../src-main/engines/engine-priority';
 import { openApp, type BacklotApp } from '../../src-main/app/open-app';
 import { eventually } from './fixtures/process-checks';
+import { SETTINGS } from '../../src-shared/settings/settings-schema';
 
 let dir: string;
 let app: BacklotApp | null = null;
+// The suite pins engines to the host's priority (vitest.config.ts); these tests are of the priority itself.
+const suitePin = process.env.BACKLOT_TEST_ENGINE_PRIORITY;
+beforeAll(() => { delete process.env.BACKLOT_TEST_ENGINE_PRIORITY; });
+afterAll(() => { if (suitePin !== undefined) process.env.BACKLOT_TEST_ENGINE_PRIORITY = suitePin; });
 beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-priority-')); });
 afterEach(async () => {
   await app?.close();
   app = null;
-  setEnginePriority('normal');
+  delete process.env.BACKLOT_TEST_ENGINE_PRIORITY;
+  setEnginePriority(SETTINGS['engines.priority'].default);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -53,8 +60,9 @@ function sessionNice(pid: number): number | null {
 
 describe.skipIf(process.platform === 'win32')('engines at low CPU priority', () => {
   it('starts an engine below the host with low: the process at nice 19, and its session where the kernel groups by session', async () => {
-    expect(enginePriority()).toBe('normal');
-    setEnginePriority('low');
+    // Low is the default, before any host has read its settings.
+    expect(SETTINGS['engines.priority'].default).toBe('low');
+    expect(enginePriority()).toBe('low');
     const seen: { nice: number; session: number | null }[] = [];
     const outcome = await runSeen({ chunks: 2, chunkMs: 5 }, (pid) => seen.push({ nice: os.getPriority(pid), session: sessionNice(pid) }));
     expect(outcome.ok).toBe(true);
@@ -101,7 +109,11 @@ describe.skipIf(process.platform === 'win32')('engines at low CPU priority', () 
   }, 180_000);
 
   it('takes engines.priority from a dispatching host\'s settings, and refuses a value it does not know', async () => {
+    setEnginePriority('normal');
     app = await openApp({ dataDir: dir, dispatch: true });
+    // A new library's setting is the default, low.
+    expect(enginePriority()).toBe('low');
+    app.dispatcher.settings.set('engines.priority', 'normal');
     expect(enginePriority()).toBe('normal');
     app.dispatcher.settings.set('engines.priority', 'low');
     expect(enginePriority()).toBe('low');
@@ -109,5 +121,15 @@ describe.skipIf(process.platform === 'win32')('engines at low CPU priority', () 
     expect(enginePriority()).toBe('low');
     app.dispatcher.settings.set('engines.priority', 'normal');
     expect(enginePriority()).toBe('normal');
+  });
+
+  it('keeps engines at the host\'s priority while the test suite pins them, whatever the setting', async () => {
+    setEnginePriority('low');
+    process.env.BACKLOT_TEST_ENGINE_PRIORITY = 'normal';
+    const seen: number[] = [];
+    const outcome = await runSeen({ chunks: 2, chunkMs: 5 }, (pid) => seen.push(os.getPriority(pid)));
+    expect(outcome.ok).toBe(true);
+    expect(seen).toEqual([0]);
+    expect(enginePriority()).toBe('low');
   });
 });

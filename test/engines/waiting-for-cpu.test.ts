@@ -5,19 +5,24 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openApp, type BacklotApp } from '../../src-main/app/open-app';
 import { createHandlers } from '../../src-main/api/handlers';
 import { setEnginePriority } from '../../src-main/engines/engine-priority';
 import { waitingForCpu } from '../../src-main/engines/cpu-wait';
 import { API } from '../../src-shared/api/contract';
+import { SETTINGS } from '../../src-shared/settings/settings-schema';
 import { createFixtureLibrary, FIXTURE_CHANNEL } from '../shells/library-fixture';
 import { eventually } from './fixtures/process-checks';
 
 const cleanups: (() => Promise<void> | void)[] = [];
+// The suite pins engines to the host's priority (vitest.config.ts); here the engine must run low.
+const suitePin = process.env.BACKLOT_TEST_ENGINE_PRIORITY;
+beforeAll(() => { delete process.env.BACKLOT_TEST_ENGINE_PRIORITY; });
+afterAll(() => { if (suitePin !== undefined) process.env.BACKLOT_TEST_ENGINE_PRIORITY = suitePin; });
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
-  setEnginePriority('normal');
+  setEnginePriority(SETTINGS['engines.priority'].default);
 });
 
 /** Resolves when the host emits an event after which `test` answers true. */
@@ -57,7 +62,8 @@ describe.skipIf(process.platform !== 'linux')('a starved engine on the lane page
       test: { chunks: 4, chunkMs: 5, faults: { [`transcribe:${FIXTURE_CHANNEL.id}.item1`]: { burn: true, chunks: 1_000_000, chunkMs: 50, holdWhile: hold } } },
     });
     cleanups.push(() => app.close());
-    app.dispatcher.settings.set('engines.priority', 'low');
+    // Low is the default: nothing to set.
+    expect(app.dispatcher.settings.get('engines.priority')).toBe('low');
     const h = createHandlers(app.host, app.dispatcher);
     const units = async () => API['lanes.detail'].response.parse(await h['lanes.detail']({})).lanes.flatMap((l) => l.units)
       .filter((u) => u.operation === 'transcribe');
