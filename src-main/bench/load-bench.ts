@@ -87,6 +87,8 @@ export interface LoadBenchResult extends Omit<LoadBenchSpec, never> {
   unitsDone: number;
   unitsPerS: number;
   failures: number;
+  /** What the first few failed calls said (distinct), across the windows. */
+  failureSays: string[];
   hostRssMb: number | null;
   /** The host's CPU while the windows followed it (Linux; null elsewhere): the whole process (its
    *  threads: the spawner, libuv's pool) and its main thread alone, the one that answers requests;
@@ -164,6 +166,7 @@ export async function runLoadBench(spec: LoadBenchSpec, openInHost: OpenInHost):
       unitsDone,
       unitsPerS: round(unitsDone / elapsedS, 1),
       failures: followed.failures + admin.failures,
+      failureSays: [...new Set([...followed.failureSays, ...admin.failureSays])].slice(0, 3),
       hostRssMb,
       hostCpu: cpu0 && cpu1 ? {
         processS: round(cpu1.process - cpu0.process, 2), mainThreadS: round(cpu1.main - cpu0.main, 2),
@@ -190,6 +193,7 @@ interface Followed {
   timings: CallTiming[];
   events: number;
   failures: number;
+  failureSays: string[];
 }
 
 /** Opens `count` windows on the host, calls `onStart` when all are open, and has each send the
@@ -206,6 +210,7 @@ const followInOneThread: FollowWindows = async (serve, client, count, durationMs
   return {
     probes, timings: windows.flatMap((w) => w.timings),
     events: windows.reduce((n, w) => n + w.events, 0), failures: windows.reduce((n, w) => n + w.failures, 0),
+    failureSays: [...new Set(windows.flatMap((w) => w.failureSays))].slice(0, 3),
   };
 };
 
@@ -226,7 +231,7 @@ const followInThreads: FollowWindows = async (serve, client, count, durationMs, 
       const done = new Promise<Followed>((resolve, reject) => {
         worker.on('message', (m: LoadWindowMessage) => {
           if (m.type === 'open') opened();
-          else if (m.type === 'done') resolve({ probes: m.probes, timings: m.timings, events: m.events, failures: m.failures });
+          else if (m.type === 'done') resolve({ probes: m.probes, timings: m.timings, events: m.events, failures: m.failures, failureSays: m.failureSays });
           else reject(new BacklotError('BENCH_FAILED', `A window stopped: ${m.message}`));
         });
         worker.once('error', (e) => reject(new BacklotError('BENCH_FAILED', `A window stopped: ${e.message}`)));
@@ -245,6 +250,7 @@ const followInThreads: FollowWindows = async (serve, client, count, durationMs, 
     return {
       probes: all.flatMap((f) => f.probes), timings: all.flatMap((f) => f.timings),
       events: all.reduce((n, f) => n + f.events, 0), failures: all.reduce((n, f) => n + f.failures, 0),
+      failureSays: [...new Set(all.flatMap((f) => f.failureSays))].slice(0, 3),
     };
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));

@@ -20,7 +20,7 @@ export interface LoadWindowStart { type: 'start'; durationMs: number }
 
 export type LoadWindowMessage =
   | { type: 'open' }
-  | { type: 'done'; probes: ProbeTiming[]; timings: CallTiming[]; events: number; failures: number }
+  | { type: 'done'; probes: ProbeTiming[]; timings: CallTiming[]; events: number; failures: number; failureSays: string[] }
   | { type: 'failed'; message: string };
 
 const job = workerData as LoadWindowJob;
@@ -30,7 +30,7 @@ const loadWindow = new LoadWindow(job.base, job.token, job.client);
 async function follow(durationMs: number): Promise<void> {
   const probes = await loadWindow.follow(durationMs, job.offsetMs, job.everyMs);
   loadWindow.close();
-  post({ type: 'done', probes, timings: loadWindow.timings, events: loadWindow.events, failures: loadWindow.failures });
+  post({ type: 'done', probes, timings: loadWindow.timings, events: loadWindow.events, failures: loadWindow.failures, failureSays: loadWindow.failureSays });
 }
 
 parentPort!.on('message', (m: LoadWindowStart) => {

@@ -35,6 +35,8 @@ export class LoadWindow {
   private readonly lanes;
   private readonly runs;
   private errors = 0;
+  /** What the first few failures said (distinct), so a failed call in the figures can be told apart: a refusal, a reset, a timeout. */
+  readonly failureSays: string[] = [];
   private readonly client: HttpClient;
 
   constructor(private readonly base: string, private readonly token: string, client: WindowClient = 'http') {
@@ -42,10 +44,16 @@ export class LoadWindow {
     this.library = createLibraryView({
       call: (m, p) => this.call(m, p),
       onChannels: () => undefined,
-      onError: () => { this.errors++; },
+      onError: (e: unknown) => this.failed(e),
     });
-    this.lanes = coalesced(async () => { await this.call('lanes.list', {}).catch(() => { this.errors++; }); });
-    this.runs = coalesced(async () => { await this.call('runs.list', { limit: 20 }).catch(() => { this.errors++; }); });
+    this.lanes = coalesced(async () => { await this.call('lanes.list', {}).catch((e: unknown) => this.failed(e)); });
+    this.runs = coalesced(async () => { await this.call('runs.list', { limit: 20 }).catch((e: unknown) => this.failed(e)); });
+  }
+
+  private failed(e: unknown): void {
+    this.errors++;
+    const said = (e instanceof Error ? e.message : String(e)).slice(0, 160);
+    if (this.failureSays.length < 3 && !this.failureSays.includes(said)) this.failureSays.push(said);
   }
 
   get failures(): number {
@@ -61,7 +69,7 @@ export class LoadWindow {
       socket.once('open', () => resolve());
       socket.once('error', reject);
     });
-    socket.on('error', () => { this.errors++; });
+    socket.on('error', (e) => this.failed(e));
     socket.on('message', (data) => {
       const message = JSON.parse(String(data)) as { event: HostEvent } & HostEventDetail;
       this.events++;
@@ -114,8 +122,8 @@ export class LoadWindow {
     let timing: ReturnType<typeof readServerTiming> = null;
     try {
       timing = readServerTiming((await this.send(method, payload, true)).serverTiming);
-    } catch {
-      this.errors++;
+    } catch (e) {
+      this.failed(e);
     }
     const end = performance.now();
     const ms = end - t;

@@ -31,7 +31,7 @@ describe('bench load', () => {
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       const figures = JSON.parse(r.stdout);
-      expect(figures).toMatchObject({ items: 300, channels: 4, windows: 3, failures: 0, windowClient: client });
+      expect(figures).toMatchObject({ items: 300, channels: 4, windows: 3, failures: 0, failureSays: [], windowClient: client });
       expect(figures.windowThreads === true).toBe(flags.includes('--window-threads' as never));
       // The slowest probes' time is split by the host's own timing: the host answered them, and the
       // three parts are a split of their own time, never more than the slowest probe took. Each

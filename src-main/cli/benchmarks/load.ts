@@ -52,7 +52,7 @@ function describeLoad(r: LoadBenchResult): string {
     ...r.windowReads.map((x) => row(`window re-read ${x.method}`, x)),
     `host CPU while followed: ${r.hostCpu ? `${r.hostCpu.processS} s (${r.hostCpu.processMsPerUnit} ms a unit), main thread ${r.hostCpu.mainThreadS} s (${r.hostCpu.mainThreadMsPerUnit} ms a unit)` : 'n/a'}; load average ${r.loadAverage[0]} -> ${r.loadAverage[1]}`,
     `other CPU while followed: ${r.otherCpu ? `the host's engines ${r.otherCpu.enginesS} s (${r.otherCpu.enginesMsPerUnit} ms a unit), the windows' clients (this process, every thread) ${r.otherCpu.windowsS} s` : 'n/a'}`,
-    `host RSS ${r.hostRssMb ?? 'n/a'} MB; failed calls ${r.failures}`,
+    `host RSS ${r.hostRssMb ?? 'n/a'} MB; failed calls ${r.failures}${r.failureSays.length > 0 ? ` (first said: ${r.failureSays.join('; ')})` : ''}`,
   ].join('\n');
 }
 
