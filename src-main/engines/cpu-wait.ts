@@ -6,29 +6,52 @@ import fs from 'node:fs';
 export const STARVED_SHARE = 0.25;
 
 /**
- * Milliseconds the process's threads have spent runnable but not running (the second field of each
- * `/proc/<pid>/task/<tid>/schedstat`), summed; null where the kernel does not say (another system,
- * no schedstat, the process gone).
+ * Milliseconds the process's threads, and its descendants', have spent runnable but not running (the
+ * second field of each `/proc/<pid>/task/<tid>/schedstat`), summed; null where the kernel does not
+ * say (another system, no schedstat, the process gone).
  */
 export function cpuWaitMs(pid: number | undefined): number | null {
   return cpuTimes(pid)?.waitMs ?? null;
 }
 
-/** What the process's threads have spent on a CPU (`runMs`) and waiting for one (`waitMs`), summed; null as for cpuWaitMs. */
+/** Processes below an engine that are read at most (a wrapper, its decoder, their helpers). */
+const MAX_TREE_PROCESSES = 64;
+
+/**
+ * What the process and everything it started (its ffmpeg, a Python decoder: where an engine's real
+ * work often runs) have spent on a CPU (`runMs`) and waiting for one (`waitMs`), summed over their
+ * threads; null as for cpuWaitMs. A thread or child that ends during the reading is left out.
+ */
 export function cpuTimes(pid: number | undefined): { runMs: number; waitMs: number } | null {
   if (pid === undefined || process.platform !== 'linux') return null;
+  const total = { runNs: 0, waitNs: 0, processes: 0, threads: 0 };
+  if (!addProcessTree(pid, total) || total.threads === 0) return null;
+  return Number.isFinite(total.runNs) && Number.isFinite(total.waitNs) ? { runMs: total.runNs / 1e6, waitMs: total.waitNs / 1e6 } : null;
+}
+
+/** Adds the process's threads and, through each thread's `children`, its descendants; false when the process itself cannot be read. */
+function addProcessTree(pid: number, total: { runNs: number; waitNs: number; processes: number; threads: number }): boolean {
+  let tids: string[];
   try {
-    let run = 0;
-    let wait = 0;
-    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-      const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
-      run += Number(fields[0]);
-      wait += Number(fields[1]);
-    }
-    return Number.isFinite(run) && Number.isFinite(wait) ? { runMs: run / 1e6, waitMs: wait / 1e6 } : null;
+    tids = fs.readdirSync(`/proc/${pid}/task`);
   } catch {
-    return null;
+    return false;
   }
+  total.processes++;
+  const children: number[] = [];
+  for (const tid of tids) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
+      total.runNs += Number(fields[0]);
+      total.waitNs += Number(fields[1]);
+      total.threads++;
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (child.trim() !== '') children.push(Number(child));
+    } catch {
+      // The thread ended while it was read, or the kernel keeps no list of children: what was read counts.
+    }
+  }
+  for (const child of children) if (total.processes < MAX_TREE_PROCESSES) addProcessTree(child, total);
+  return true;
 }
 
 /**
