@@ -25,13 +25,15 @@ afterEach(async () => {
   setEnginePriority(SETTINGS['engines.priority'].default);
 });
 
-/** Resolves when the host emits an event after which `test` answers true. */
-function until(app: BacklotApp, test: () => Promise<boolean>): Promise<void> {
-  return new Promise((resolve) => {
+/** Resolves when `test` answers true: at once, or after a host event (a change of mark is one). */
+async function until(app: BacklotApp, test: () => Promise<boolean>): Promise<void> {
+  const heard = new Promise<void>((resolve) => {
     const stop = app.host.onEvent(async () => {
       if (await test()) { stop(); resolve(); }
     });
+    void test().then((now) => { if (now) { stop(); resolve(); } });
   });
+  await heard;
 }
 
 describe('the rule', () => {
@@ -72,6 +74,8 @@ describe.skipIf(process.platform !== 'linux')('a starved engine on the lane page
     expect(await eventually(() => (held = fs.readdirSync(lib.dataDir).find((f) => f.startsWith('hold.') && f.endsWith('.held'))) !== undefined, 120_000)).toBe(true);
     const pid = Number(held!.split('.').at(-2));
     expect(pid).toBeGreaterThan(0);
+    // Holding, it sleeps: not waiting (a loaded machine may have marked its first chunk's burn).
+    await until(app, async () => (await units()).every((u) => !u.waitingForCpu));
     expect((await units()).map((u) => [u.operation, u.waitingForCpu])).toEqual([['transcribe', false]]);
 
     // The engine and a busy program at the host's priority share one core: the engine, at nice 19, waits.
