@@ -24,9 +24,15 @@ type FollowedUnit = ProgressReport & { token: string; eta: EtaEstimator; pid: nu
 
 const ANNOUNCE_EVERY_S = 0.25;
 
+/** Reads an engine's CPU time and wait (its process tree), null when it cannot be read. */
+export type CpuReader = (pid: number) => { runMs: number; waitMs: number } | null;
+
 export class UnitProgress {
   private readonly byKey = new Map<string, FollowedUnit>();
   private lastAnnounced = 0;
+
+  /** `readCpu`: the kernel's figures (engines/cpu-wait.ts); a test gives its own sequence. */
+  constructor(private readonly readCpu: CpuReader = cpuTimes) {}
 
   started(unit: RunningUnit, now: number): void {
     const eta = new EtaEstimator();
@@ -51,9 +57,12 @@ export class UnitProgress {
     let changed = false;
     for (const r of this.byKey.values()) {
       if (r.pid === null) continue;
-      const t = cpuTimes(r.pid);
+      const t = this.readCpu(r.pid);
       if (t === null) {
+        // Gone (a unit committing its output after its engine exited) or unreadable: no longer known to wait.
         r.cpu = null;
+        if (r.waitingForCpu) changed = true;
+        r.waitingForCpu = false;
         continue;
       }
       const reading = { at: nowMs, ...t };
