@@ -13,6 +13,7 @@ import { dispatch } from '../../src-main/api/dispatch';
 import { addDemoLibrary, DEMO_CLIPS } from '../../src-main/library/demo-library';
 import { API } from '../../src-shared/api/contract';
 import { createFixtureLibrary, type FixtureLibrary } from '../shells/library-fixture';
+import { untilHost } from '../shells/host-events';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -31,15 +32,6 @@ function fixture(items = 2): FixtureLibrary {
   return lib;
 }
 
-/** Resolves when the host emits an event for which `test` answers true. */
-function until(app: BacklotApp, test: () => boolean | Promise<boolean>): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = app.host.onEvent(async () => {
-      if (await test()) { stop(); resolve(); }
-    });
-  });
-}
-
 describe('items.get', () => {
   it('gives each operation its state, the host’s reason and the run that last worked on it', async () => {
     const lib = fixture(1);
@@ -47,7 +39,7 @@ describe('items.get', () => {
     const h = createHandlers(app.host, app.dispatcher);
     const item = app.host.library.itemsOfChannel(app.host.library.channels()[0].id)[0].id;
     // The fixture's media path is not a file, so download stays done and the rest runs on the test engines.
-    await until(app, async () => (await h['items.get']({ item })).operations.every((o) => o.state === 'done'));
+    await untilHost(app, async () => (await h['items.get']({ item })).operations.every((o) => o.state === 'done'));
     const answer = API['items.get'].response.parse(await h['items.get']({ item }));
     expect(answer.item).toMatchObject({ id: item, title: 'Clip 1', media: 'local', fileName: 'clip 1.mp4' });
     expect(answer.operations.map((o) => o.operation)).toEqual(['download', 'transcribe', 'diarize', 'attribute-voices', 'attribute-words', 'digest']);
@@ -74,7 +66,7 @@ describe('lanes.detail', () => {
     app.dispatcher.settings.set('diskGate.drainingBelowBytes', 0);
     const h = createHandlers(app.host, app.dispatcher);
     let seen: Awaited<ReturnType<typeof h['lanes.detail']>> | null = null;
-    await until(app, async () => {
+    await untilHost(app, async () => {
       const d = await h['lanes.detail']({});
       if (d.lanes.some((l) => l.units.some((u) => (u.progress?.ratio ?? 0) > 0))) { seen = d; return true; }
       return false;
@@ -99,7 +91,7 @@ describe('runs.list filters', () => {
     const lib = fixture(2);
     const app = await open(lib, { dispatch: true });
     const h = createHandlers(app.host, app.dispatcher);
-    await until(app, () => app.dispatcher.isSettled() && app.host.work.row('digest', `${app.host.library.channels()[0].id}.item2`)?.state === 'done');
+    await untilHost(app, () => app.dispatcher.isSettled() && app.host.work.row('digest', `${app.host.library.channels()[0].id}.item2`)?.state === 'done');
     const all = (await h['runs.list']({ limit: 100 })).runs;
     expect(all.length).toBeGreaterThan(2);
     expect((await h['runs.list']({ outcome: 'failed' })).runs).toEqual([]);

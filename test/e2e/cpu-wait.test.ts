@@ -9,9 +9,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { cli, launchChromium, mediaFolder, newPage, seriousViolations, startServe, tempDir, type Serve, E2E_TEST_TIMEOUT_MS } from './support';
-import { eventually } from '../engines/fixtures/process-checks';
+import { heldEnginePid, liftSuiteEnginePin } from '../engines/fixtures/engine-priority';
 
 vi.setConfig({ testTimeout: E2E_TEST_TIMEOUT_MS, hookTimeout: E2E_TEST_TIMEOUT_MS });
+
+liftSuiteEnginePin();
 
 let browser: Browser;
 let serve: Serve;
@@ -29,15 +31,12 @@ beforeAll(async () => {
   hold = path.join(data, 'hold');
   fs.writeFileSync(hold, '');
   // The transcription burns its chunks as CPU and holds after the first, its pid in the hold file's
-  // name. The host runs its engines at the default low priority: the suite's pin is lifted for it.
-  const pin = process.env.BACKLOT_TEST_ENGINE_PRIORITY;
-  delete process.env.BACKLOT_TEST_ENGINE_PRIORITY;
+  // name. The host runs its engines at the default low priority (the suite's pin is lifted above).
   process.env.BACKLOT_TEST_FAULTS = JSON.stringify({ [`transcribe:${items.items[0].id}`]: { burn: true, chunks: 1_000_000, chunkMs: 50, holdWhile: hold } });
   try {
     serve = await startServe(data, ['--engines', 'test']);
   } finally {
     delete process.env.BACKLOT_TEST_FAULTS;
-    if (pin !== undefined) process.env.BACKLOT_TEST_ENGINE_PRIORITY = pin;
   }
 });
 
@@ -52,10 +51,8 @@ afterAll(async () => {
 
 describe.skipIf(process.platform !== 'linux')('a transcription starved of CPU', () => {
   it('says "waiting for CPU" on the lane page, across views, and stops saying it when the engine asks for none', async () => {
-    let held: string | undefined;
-    const dir = path.dirname(hold);
-    expect(await eventually(() => (held = fs.readdirSync(dir).find((f) => f.startsWith('hold.') && f.endsWith('.held'))) !== undefined, 120_000)).toBe(true);
-    enginePid = Number(held!.split('.').at(-2));
+    enginePid = await heldEnginePid(hold);
+    expect(enginePid).toBeGreaterThan(0);
     const { context, page, errors } = await newPage(browser);
     await page.goto(serve.at('#/lanes'));
     const unit = page.locator('section.lane[data-lane="cpu"] .unit[data-operation="transcribe"]');

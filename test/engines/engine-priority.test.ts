@@ -6,20 +6,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runEngine, type EngineOutcome, type RunEngineOptions } from '../../src-main/engines/runner';
 import { testEngineCommand } from '../../src-main/engines/test-engine';
 import { enginePriority, enginePriorityRefusal, LOW_PRIORITY_NICE, setEnginePriority } from '../../src-main/engines/engine-priority';
 import { openApp, type BacklotApp } from '../../src-main/app/open-app';
-import { eventually } from './fixtures/process-checks';
+import { heldEnginePid, liftSuiteEnginePin } from './fixtures/engine-priority';
 import { SETTINGS } from '../../src-shared/settings/settings-schema';
 
 let dir: string;
 let app: BacklotApp | null = null;
 // The suite pins engines to the host's priority (vitest.config.ts); these tests are of the priority itself.
-const suitePin = process.env.BACKLOT_TEST_ENGINE_PRIORITY;
-beforeAll(() => { delete process.env.BACKLOT_TEST_ENGINE_PRIORITY; });
-afterAll(() => { if (suitePin !== undefined) process.env.BACKLOT_TEST_ENGINE_PRIORITY = suitePin; });
+liftSuiteEnginePin();
 beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backlot-priority-')); });
 afterEach(async () => {
   await app?.close();
@@ -100,7 +98,7 @@ describe.skipIf(process.platform === 'win32')('engines at low CPU priority', () 
       ...FAST, onSpawn: (p) => { pid = p; },
     });
     // The engine says it holds after its first chunk, whose time it burnt: counted by its own CPU clock.
-    expect(await eventually(() => fs.readdirSync(dir).some((f) => f.startsWith('hold.') && f.endsWith('.held')), 120_000)).toBe(true);
+    expect(await heldEnginePid(hold)).toBe(pid);
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').slice(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
     const cpuMs = ((Number(stat[11]) + Number(stat[12])) * 1000) / 100;
     expect(cpuMs).toBeGreaterThanOrEqual(300);

@@ -5,36 +5,24 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, type BacklotApp } from '../../src-main/app/open-app';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openApp } from '../../src-main/app/open-app';
 import { createHandlers } from '../../src-main/api/handlers';
 import { setEnginePriority } from '../../src-main/engines/engine-priority';
 import { waitingForCpu } from '../../src-main/engines/cpu-wait';
 import { API } from '../../src-shared/api/contract';
 import { SETTINGS } from '../../src-shared/settings/settings-schema';
 import { createFixtureLibrary, FIXTURE_CHANNEL } from '../shells/library-fixture';
-import { eventually } from './fixtures/process-checks';
+import { untilHost } from '../shells/host-events';
+import { heldEnginePid, liftSuiteEnginePin } from './fixtures/engine-priority';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 // The suite pins engines to the host's priority (vitest.config.ts); here the engine must run low.
-const suitePin = process.env.BACKLOT_TEST_ENGINE_PRIORITY;
-beforeAll(() => { delete process.env.BACKLOT_TEST_ENGINE_PRIORITY; });
-afterAll(() => { if (suitePin !== undefined) process.env.BACKLOT_TEST_ENGINE_PRIORITY = suitePin; });
+liftSuiteEnginePin();
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
   setEnginePriority(SETTINGS['engines.priority'].default);
 });
-
-/** Resolves when `test` answers true: at once, or after a host event (a change of mark is one). */
-async function until(app: BacklotApp, test: () => Promise<boolean>): Promise<void> {
-  const heard = new Promise<void>((resolve) => {
-    const stop = app.host.onEvent(async () => {
-      if (await test()) { stop(); resolve(); }
-    });
-    void test().then((now) => { if (now) { stop(); resolve(); } });
-  });
-  await heard;
-}
 
 describe('the rule', () => {
   it('marks an engine that waited a quarter of the span or more and ran less than half as long as it waited', () => {
@@ -70,12 +58,10 @@ describe.skipIf(process.platform !== 'linux')('a starved engine on the lane page
     const units = async () => API['lanes.detail'].response.parse(await h['lanes.detail']({})).lanes.flatMap((l) => l.units)
       .filter((u) => u.operation === 'transcribe');
 
-    let held: string | undefined;
-    expect(await eventually(() => (held = fs.readdirSync(lib.dataDir).find((f) => f.startsWith('hold.') && f.endsWith('.held'))) !== undefined, 120_000)).toBe(true);
-    const pid = Number(held!.split('.').at(-2));
+    const pid = await heldEnginePid(hold);
     expect(pid).toBeGreaterThan(0);
     // Holding, it sleeps: not waiting (a loaded machine may have marked its first chunk's burn).
-    await until(app, async () => (await units()).every((u) => !u.waitingForCpu));
+    await untilHost(app, async () => (await units()).every((u) => !u.waitingForCpu));
     expect((await units()).map((u) => [u.operation, u.waitingForCpu])).toEqual([['transcribe', false]]);
 
     // The engine and a busy program at the host's priority share one core: the engine, at nice 19, waits.
@@ -83,13 +69,13 @@ describe.skipIf(process.platform !== 'linux')('a starved engine on the lane page
     const busy: ChildProcess = spawn('taskset', ['1', process.execPath, '-e', 'for(;;){}'], { stdio: 'ignore' });
     cleanups.push(() => { busy.kill('SIGKILL'); });
     fs.rmSync(hold);
-    await until(app, async () => (await units()).some((u) => u.waitingForCpu));
+    await untilHost(app, async () => (await units()).some((u) => u.waitingForCpu));
     expect((await units()).map((u) => [u.operation, u.waitingForCpu])).toEqual([['transcribe', true]]);
 
     // Stopped, the engine asks for no CPU at all: not waiting, whatever else the core runs.
     process.kill(pid, 'SIGSTOP');
     cleanups.push(() => { try { process.kill(pid, 'SIGCONT'); } catch { /* gone */ } });
-    await until(app, async () => (await units()).every((u) => !u.waitingForCpu));
+    await untilHost(app, async () => (await units()).every((u) => !u.waitingForCpu));
     expect((await units()).map((u) => [u.operation, u.waitingForCpu])).toEqual([['transcribe', false]]);
   }, 300_000);
 });
